@@ -1,0 +1,101 @@
+/// An 8-bit BGRA image in memory, rows top to bottom, 4 bytes a pixel (B, G, R, A).
+///
+/// The class owns its pixel memory. It is handed from stage to stage of the pipeline and is used
+/// by one stage at a time, which is what makes the `@unchecked Sendable` safe.
+public final class BGRAImage: @unchecked Sendable {
+    /// Width in pixels.
+    public let width: Int
+    /// Height in pixels.
+    public let height: Int
+    /// Bytes from one row to the next (at least `width * 4`, rounded up to 64 for SIMD).
+    public let bytesPerRow: Int
+    /// The first byte of the first row.
+    public let pixels: UnsafeMutablePointer<UInt8>
+
+    private var downscaleCache: [Int: BGRAImage] = [:]
+
+    /// Allocates a zeroed (transparent black) image. Sizes below 1 are allowed and give an empty image.
+    public init(width: Int, height: Int) {
+        self.width = max(0, width)
+        self.height = max(0, height)
+        bytesPerRow = (self.width * 4 + 63) & ~63
+        let count = max(64, bytesPerRow * self.height)
+        let raw = UnsafeMutableRawPointer.allocate(byteCount: count, alignment: 64)
+        raw.initializeMemory(as: UInt8.self, repeating: 0, count: count)
+        pixels = raw.assumingMemoryBound(to: UInt8.self)
+    }
+
+    deinit {
+        UnsafeMutableRawPointer(pixels).deallocate()
+    }
+
+    /// True when the image has no pixels.
+    public var isEmpty: Bool { width == 0 || height == 0 }
+
+    /// The first byte of row `y`.
+    @inline(__always)
+    public func row(_ y: Int) -> UnsafeMutablePointer<UInt8> { pixels + y * bytesPerRow }
+
+    /// Reads one pixel as (b, g, r, a).
+    public func pixel(x: Int, y: Int) -> (b: UInt8, g: UInt8, r: UInt8, a: UInt8) {
+        let p = row(y) + x * 4
+        return (p[0], p[1], p[2], p[3])
+    }
+
+    /// Writes one pixel.
+    public func setPixel(x: Int, y: Int, b: UInt8, g: UInt8, r: UInt8, a: UInt8 = 255) {
+        let p = row(y) + x * 4
+        p[0] = b; p[1] = g; p[2] = r; p[3] = a
+    }
+
+    /// Fills the whole image with one colour.
+    public func fill(b: UInt8, g: UInt8, r: UInt8, a: UInt8 = 255) {
+        let value = UInt32(b) | UInt32(g) << 8 | UInt32(r) << 16 | UInt32(a) << 24
+        for y in 0..<height {
+            let p = UnsafeMutableRawPointer(row(y)).assumingMemoryBound(to: UInt32.self)
+            for x in 0..<width { p[x] = value }
+        }
+        contentsDidChange()
+    }
+
+    /// A deep copy.
+    public func copy() -> BGRAImage {
+        let image = BGRAImage(width: width, height: height)
+        for y in 0..<height { image.row(y).update(from: row(y), count: width * 4) }
+        return image
+    }
+
+    /// Forgets the cached downscaled views; call after writing pixels.
+    public func contentsDidChange() {
+        if !downscaleCache.isEmpty { downscaleCache.removeAll(keepingCapacity: true) }
+    }
+
+    /// A view shrunk by an integer factor (each output pixel averages a `factor` x `factor` block),
+    /// computed once and cached until `contentsDidChange()`. Detectors that work on small inputs
+    /// use it to avoid sampling the full frame. A factor of 1 returns the image itself.
+    public func downscaled(by factor: Int) -> BGRAImage {
+        guard factor > 1 else { return self }
+        if let cached = downscaleCache[factor] { return cached }
+        let out = BGRAImage(width: width / factor, height: height / factor)
+        let area = UInt32(factor * factor)
+        var sums = [UInt32](repeating: 0, count: out.width * 4)
+        for oy in 0..<out.height {
+            for i in sums.indices { sums[i] = 0 }
+            for dy in 0..<factor {
+                let src = row(oy * factor + dy)
+                for ox in 0..<out.width {
+                    var p = src + ox * factor * 4
+                    for _ in 0..<factor {
+                        sums[ox * 4] += UInt32(p[0]); sums[ox * 4 + 1] += UInt32(p[1])
+                        sums[ox * 4 + 2] += UInt32(p[2]); sums[ox * 4 + 3] += UInt32(p[3])
+                        p += 4
+                    }
+                }
+            }
+            let dst = out.row(oy)
+            for i in 0..<(out.width * 4) { dst[i] = UInt8((sums[i] + area / 2) / area) }
+        }
+        downscaleCache[factor] = out
+        return out
+    }
+}

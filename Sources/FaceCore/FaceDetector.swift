@@ -1,0 +1,51 @@
+/// Finds faces in an upright BGRA frame, like Core Image's `CIDetector` of type face.
+///
+/// One instance is used by one thread at a time (detectors keep scratch memory between calls);
+/// the pipeline makes one instance per worker through `DetectorCatalog` or a factory closure.
+public protocol FaceDetector: AnyObject {
+    /// Short lower-case name, as given to `--detector`.
+    var name: String { get }
+
+    /// The faces in `image`, most confident first. An image with no face, or too small to hold
+    /// one, gives an empty array; a failure that should stop the run throws.
+    func detect(in image: BGRAImage) throws -> [FaceObservation]
+}
+
+/// How accurate (and slow) a detector should be, as `CIDetectorAccuracyLow` / `High`.
+public enum DetectorAccuracy: String, Sendable, CaseIterable {
+    /// Faster, for close and mid-range faces.
+    case low
+    /// Slower, finds smaller faces.
+    case high
+}
+
+/// Options shared by the detectors; each detector reads the ones it understands.
+public struct DetectorConfiguration: Sendable {
+    /// `--accuracy`: picks a detector or a variant of one when set.
+    public var accuracy: DetectorAccuracy?
+    /// `--threshold`: minimum confidence; `nil` means the detector's own default.
+    public var threshold: Double?
+    /// `--min-face-size`: faces whose shorter side is below this many pixels are dropped.
+    public var minFaceSize: Double
+    /// `--model`: a detector-specific variant name (for BlazeFace: `short` or `full`).
+    public var model: String?
+    /// `--input-size`: longer side fed to a network that accepts free sizes.
+    public var inputSize: Int?
+    /// `--cascade`: a cascade file for the Viola-Jones detector.
+    public var cascadePath: String?
+    /// Where model files are looked up.
+    public var models: ModelLocator
+
+    /// Creates a configuration with every option at its default.
+    public init(accuracy: DetectorAccuracy? = nil, threshold: Double? = nil, minFaceSize: Double = 0,
+                model: String? = nil, inputSize: Int? = nil, cascadePath: String? = nil,
+                models: ModelLocator = ModelLocator()) {
+        self.accuracy = accuracy
+        self.threshold = threshold
+        self.minFaceSize = minFaceSize
+        self.model = model
+        self.inputSize = inputSize
+        self.cascadePath = cascadePath
+        self.models = models
+    }
+}

@@ -1,0 +1,75 @@
+/// One face found in one frame: what a detector returns, and what the CSV writes.
+///
+/// Coordinates are pixels in the upright (display) frame, top-left origin. As in Core Image's
+/// `CIFaceFeature`, `leftEye` is the eye on the image's left for an upright face, which is the
+/// subject's right eye. Every optional field stays `nil` when the detector does not provide it.
+public struct FaceObservation: Sendable, Equatable {
+    /// The face box.
+    public var bounds: Rect
+    /// Detector confidence in [0, 1].
+    public var confidence: Double
+    /// Centre of the eye on the image's left (the subject's right eye).
+    public var leftEye: Point?
+    /// Centre of the eye on the image's right (the subject's left eye).
+    public var rightEye: Point?
+    /// Centre of the mouth.
+    public var mouth: Point?
+    /// Tip of the nose.
+    public var nose: Point?
+    /// Ear on the image's left (the subject's right ear).
+    public var leftEar: Point?
+    /// Ear on the image's right (the subject's left ear).
+    public var rightEar: Point?
+    /// Whether the face smiles.
+    public var hasSmile: Bool?
+    /// Whether the eye on the image's left is closed.
+    public var leftEyeClosed: Bool?
+    /// Whether the eye on the image's right is closed.
+    public var rightEyeClosed: Bool?
+    /// In-plane rotation in degrees: the angle of the line from the image-left eye to the
+    /// image-right eye, positive when that line turns clockwise on screen (y points down).
+    public var roll: Double?
+    /// Head turn in degrees, positive when the subject turns to their left.
+    public var yaw: Double?
+
+    /// Creates an observation with a box and a confidence; landmarks and attributes can be set afterwards.
+    public init(bounds: Rect, confidence: Double) {
+        self.bounds = bounds
+        self.confidence = confidence
+    }
+
+    /// True when the box and confidence are finite and the box has a positive size.
+    public var isValid: Bool { bounds.isValid && confidence.isFinite }
+}
+
+/// Whether a row comes from the detector or from the tracker's prediction.
+public enum ObservationSource: String, Sendable {
+    /// The detector found the face on this frame.
+    case detected
+    /// The detector did not run (or missed); the tracker predicted the face.
+    case predicted
+}
+
+/// A face on one frame after tracking: the observation plus its track.
+public struct TrackedFace: Sendable, Equatable {
+    /// The measured (or predicted) face, as written to the CSV.
+    public var observation: FaceObservation
+    /// The track's identifier (1, 2, 3… in order of confirmation), or `nil` before confirmation.
+    public var trackID: Int?
+    /// How many frames this track has been seen in so far, this one included.
+    public var trackFrameCount: Int
+    /// Where the row comes from.
+    public var source: ObservationSource
+    /// A smoothed copy of the observation for drawing; equals `observation` when smoothing is off.
+    public var display: FaceObservation
+
+    /// Creates a tracked face; `display` defaults to the observation itself.
+    public init(observation: FaceObservation, trackID: Int?, trackFrameCount: Int = 1,
+                source: ObservationSource = .detected, display: FaceObservation? = nil) {
+        self.observation = observation
+        self.trackID = trackID
+        self.trackFrameCount = trackFrameCount
+        self.source = source
+        self.display = display ?? observation
+    }
+}

@@ -1,0 +1,4 @@
+@_exported import FaceCore
+@_exported import MediaIO
+@_exported import Detection
+@_exported import Pipeline
