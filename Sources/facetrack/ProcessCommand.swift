@@ -1,0 +1,81 @@
+import Dispatch
+import FaceTrack
+import Foundation
+
+/// `facetrack process INPUT [-o OUT] [--csv FILE] ...`: one video in, overlaid video and/or CSV out.
+enum ProcessCommand {
+    static let help = """
+    USAGE: facetrack process INPUT [-o OUT] [--csv FILE] [options]
+
+    Finds and tracks faces in INPUT (any video or image FFmpeg reads) and writes an overlaid copy
+    (-o) and/or the per-frame face tracks as CSV (--csv). Without -o no video is encoded.
+
+    OPTIONS:
+      -o, --output OUT      overlaid video to write; the container follows the extension (.mp4, .mkv, .mov...)
+      --csv FILE            per-frame face tracks as CSV ("-" for standard output)
+    \(DetectorOptions.help)
+      --detect-every N      run the detector on every Nth frame only (default 1)
+      --crf N               encoder quality, 0 (best) to 51 (default 23)
+      --preset P            libx264/libx265 speed preset (default medium)
+      --codec C             libx264, libx265 or mpeg4 (default libx264)
+      --threads N           worker threads (default: one per core)
+      --quiet               no progress and no summary line
+      -h, --help            show this help
+
+    EXAMPLES:
+      facetrack process clip.mp4 -o clip-faces.mp4 --csv clip.csv
+      facetrack process interview.mov --csv faces.csv --detector blazeface --model short
+      facetrack process long.mkv -o out.mkv --detect-every 3 --crf 20 --preset fast
+    """
+
+    static func run(_ raw: [String]) throws -> Int32 {
+        let arguments = try Arguments(
+            raw,
+            valued: DetectorOptions.valued.union(["--output", "--csv", "--crf", "--preset", "--codec", "--threads", "--detect-every"]),
+            flags: ["--quiet", "--help"], aliases: ["-o": "--output", "-h": "--help", "-q": "--quiet"])
+        if arguments.has("--help") { print(help); return 0 }
+        guard arguments.positionals.count == 1 else {
+            throw UsageError(arguments.positionals.isEmpty ? "process needs an INPUT file" : "process takes one INPUT file (got \(arguments.positionals.count))")
+        }
+        let detector = try DetectorOptions(arguments)
+        let encoder = EncoderSettings(
+            codec: try arguments.choice("--codec", from: EncoderSettings.codecs) ?? "libx264",
+            crf: try arguments.int("--crf", in: 0...51) ?? 23,
+            preset: try arguments.choice("--preset", from: EncoderSettings.presets) ?? "medium",
+            threads: try arguments.int("--threads", in: 0...256) ?? 0)
+        let options = ProcessingOptions(
+            input: arguments.positionals[0], output: arguments.string("--output"), csvPath: arguments.string("--csv"),
+            encoder: encoder, threads: encoder.threads, maxFaces: detector.maxFaces,
+            detectEvery: try arguments.int("--detect-every", in: 1...10_000) ?? 1)
+        let quiet = arguments.has("--quiet")
+        if options.output == nil && options.csvPath == nil && !quiet {
+            Console.warn("no -o or --csv given: faces are counted but nothing is written")
+        }
+
+        let processor = try VideoProcessor(options: options, detectorFactory: { try detector.makeDetector() })
+        let interrupt = Console.onInterrupt { processor.requestStop() }
+        defer { interrupt.cancel() }
+        let summary = try processor.run(progress: !quiet)
+        if let readError = summary.readError {
+            Console.warn("\(options.input): \(readError); the outputs hold the frames read")
+        }
+        if !quiet { Console.info(describe(summary)) }
+        if summary.interrupted {
+            let at = summary.lastTime.map { String(format: " (%.3f s)", $0) } ?? ""
+            Console.warn("interrupted: stopped after frame \(max(0, summary.frames - 1))\(at); outputs hold the frames done")
+            return 130
+        }
+        return 0
+    }
+
+    /// The one summary line.
+    static func describe(_ s: ProcessingSummary) -> String {
+        var text = "\(s.frames) frames, \(s.faces) faces, \(s.tracks) tracks"
+        if s.tracks > 0 { text += " (longest \(s.longestTrack) frames)" }
+        text += String(format: ", %.2f s, %.1f fps", s.seconds, s.framesPerSecond)
+        if s.damagedPackets > 0 { text += ", \(s.damagedPackets) damaged packets skipped" }
+        if s.corruptFrames > 0 { text += ", \(s.corruptFrames) corrupt frames" }
+        if s.invalidDetections > 0 { text += ", \(s.invalidDetections) invalid detections dropped" }
+        return text
+    }
+}
