@@ -27,7 +27,10 @@ let package = Package(
         // The command-line tool.
         .executableTarget(name: "facetrack", dependencies: ["FaceTrack"]),
 
+        // Helpers for tests: run ffmpeg and the built tool, make clips, temporary folders.
+        .target(name: "TestSupport", path: "Tests/TestSupport"),
         .testTarget(name: "FaceCoreTests", dependencies: ["FaceCore"]),
+        .testTarget(name: "MediaIOTests", dependencies: ["MediaIO", "FaceCore", "CFFmpeg", "TestSupport"]),
     ],
     swiftLanguageModes: [.v6]
 )
