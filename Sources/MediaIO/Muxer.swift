@@ -97,6 +97,12 @@ public final class Muxer: @unchecked Sendable {
         if status < 0 { throw MediaError.failed(output.finalPath, FFmpegError(status, "writing a packet")) }
     }
 
+    /// True once writing to the output file itself has failed (disk full, I/O error).
+    public var outputFailed: Bool {
+        guard let io = context.pointee.pb else { return false }
+        return io.pointee.error < 0
+    }
+
     /// The time base of an output stream (valid after `start()`).
     public func timeBase(ofStream index: Int) -> AVRational { context.pointee.streams[index]!.pointee.time_base }
 

@@ -99,7 +99,8 @@ final class EncodingSink: @unchecked Sendable {
         }
         do {
             try muxer.write(packet, timeBase: target.timeBase, streamIndex: target.stream)
-        } catch MediaError.failed(_, let error) where error.code == ft_averror_invaliddata() {
+        } catch MediaError.failed where !muxer.outputFailed {
+            // The container's own checks (an ADTS header, say) rejected the packet; the file is fine.
             damagedAudioPackets += 1
         }
     }

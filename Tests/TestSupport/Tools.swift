@@ -58,7 +58,7 @@ public enum Tools {
     /// The presentation timestamps (seconds) of a file's first video stream, in order.
     public static func videoFrameTimes(_ path: String) throws -> [Double] {
         try ffprobe(["-select_streams", "v:0", "-show_entries", "frame=pts_time", "-of", "csv=p=0", path])
-            .split(separator: "\n").compactMap { Double($0.trimmingCharacters(in: .whitespaces)) }
+            .split(separator: "\n").compactMap { line in line.split(separator: ",").first.flatMap { Double($0) } }
     }
 
     /// How many packets each stream of a file has, by codec type ("video", "audio").
