@@ -31,6 +31,7 @@ let package = Package(
         .target(name: "TestSupport", path: "Tests/TestSupport"),
         .testTarget(name: "FaceCoreTests", dependencies: ["FaceCore"]),
         .testTarget(name: "MediaIOTests", dependencies: ["MediaIO", "FaceCore", "CFFmpeg", "TestSupport"]),
+        .testTarget(name: "PipelineTests", dependencies: ["Pipeline", "MediaIO", "FaceCore", "TestSupport"]),
         .testTarget(name: "EndToEndTests", dependencies: ["facetrack", "TestSupport"]),
     ],
     swiftLanguageModes: [.v6]
