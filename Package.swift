@@ -20,6 +20,8 @@ let package = Package(
         .target(name: "MediaIO", dependencies: ["CFFmpeg", "FaceCore"]),
         // The face detectors behind the `FaceDetector` protocol.
         .target(name: "Detection", dependencies: ["FaceCore"]),
+        // Multi-face tracking: Kalman + optimal IoU assignment, One Euro smoothing, MOT and summary output.
+        .target(name: "Tracking", dependencies: ["FaceCore"]),
         // Dispatch stages from decoded frame to encoded packet, and the CSV writer.
         .target(name: "Pipeline", dependencies: ["FaceCore", "MediaIO"]),
         // The public library: one import for other Swift programs.
@@ -28,6 +30,10 @@ let package = Package(
         .executableTarget(name: "facetrack", dependencies: ["FaceTrack"]),
 
         .testTarget(name: "FaceCoreTests", dependencies: ["FaceCore"]),
+        .testTarget(name: "TrackingTests", dependencies: ["Tracking", "FaceCore"]),
+
+        // Micro-benchmark of one tracker step with 20 and 200 faces (scripts/bench-tracker).
+        .executableTarget(name: "tracker-bench", dependencies: ["Tracking", "FaceCore"], path: "Benchmarks/tracker-bench"),
     ],
     swiftLanguageModes: [.v6]
 )

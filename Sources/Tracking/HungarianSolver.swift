@@ -1,0 +1,120 @@
+/// Minimum-cost assignment (Kuhn-Munkres) for rectangular cost matrices in O(n² m), by
+/// shortest augmenting paths with row and column potentials. The scratch arrays are kept between
+/// calls, so solving many small problems does not allocate once they have grown.
+public final class HungarianSolver {
+    private var rowPotential: [Double] = []
+    private var columnPotential: [Double] = []
+    private var minimumSlack: [Double] = []
+    private var columnOwner: [Int] = []
+    private var previousColumn: [Int] = []
+    private var visited: [Bool] = []
+    private var matrix: [Double] = []
+
+    /// Creates a solver with empty scratch memory.
+    public init() {}
+
+    /// The column assigned to each row (`-1` for none), minimising the sum of the chosen costs.
+    /// `costs` is row-major, `rows * columns` long. Every row is assigned when rows <= columns,
+    /// every column otherwise. Non-finite costs mark forbidden pairs, which are left unassigned.
+    /// A `costs` array of the wrong length gives no assignment at all.
+    public func solve(costs: [Double], rows: Int, columns: Int) -> [Int] {
+        var assignment: [Int] = []
+        solve(costs: costs, rows: rows, columns: columns, into: &assignment)
+        return assignment
+    }
+
+    /// As `solve(costs:rows:columns:)`, writing into `assignment` (resized to `rows`) to avoid allocating.
+    public func solve(costs: [Double], rows: Int, columns: Int, into assignment: inout [Int]) {
+        assignment.removeAll(keepingCapacity: true)
+        guard rows > 0 else { return }
+        assignment.append(contentsOf: repeatElement(-1, count: rows))
+        guard columns > 0, costs.count == rows * columns else { return }
+
+        // Forbidden pairs get a cost larger than any whole assignment of allowed pairs, so they
+        // are only used where nothing else is possible, and are then dropped.
+        var largest = 0.0
+        for c in costs where c.isFinite { largest = max(largest, abs(c)) }
+        let forbidden = (largest + 1) * Double(2 * min(rows, columns) + 2)
+
+        // The algorithm wants rows <= columns: solve the transpose otherwise.
+        let transpose = rows > columns
+        let n = transpose ? columns : rows, m = transpose ? rows : columns
+        matrix.removeAll(keepingCapacity: true)
+        matrix.reserveCapacity(n * m)
+        for i in 0..<n {
+            for j in 0..<m {
+                let c = transpose ? costs[j * columns + i] : costs[i * columns + j]
+                matrix.append(c.isFinite ? c : forbidden)
+            }
+        }
+        run(n: n, m: m)
+        // columnOwner[j] is the 1-based row owning 1-based column j.
+        for j in 1...m where columnOwner[j] != 0 {
+            let i = columnOwner[j] - 1, col = j - 1
+            let (row, column) = transpose ? (col, i) : (i, col)
+            if costs[row * columns + column].isFinite { assignment[row] = column }
+        }
+    }
+
+    /// The sum of the costs of an assignment (rows assigned `-1` add nothing).
+    public static func cost(of assignment: [Int], costs: [Double], columns: Int) -> Double {
+        var total = 0.0
+        for (row, column) in assignment.enumerated() where column >= 0 { total += costs[row * columns + column] }
+        return total
+    }
+
+    /// Shortest augmenting paths on `matrix` (n x m, n <= m), 1-based potentials with index 0 as
+    /// the virtual start column.
+    private func run(n: Int, m: Int) {
+        Self.reset(&rowPotential, count: n + 1, value: 0)
+        Self.reset(&columnPotential, count: m + 1, value: 0)
+        Self.reset(&columnOwner, count: m + 1, value: 0)
+        Self.reset(&previousColumn, count: m + 1, value: 0)
+        for row in 1...n {
+            columnOwner[0] = row
+            var column0 = 0
+            Self.reset(&minimumSlack, count: m + 1, value: .infinity)
+            Self.reset(&visited, count: m + 1, value: false)
+            repeat {
+                visited[column0] = true
+                let row0 = columnOwner[column0]
+                var delta = Double.infinity
+                var column1 = 0
+                let rowBase = (row0 - 1) * m
+                let u0 = rowPotential[row0]
+                for j in 1...m where !visited[j] {
+                    let reduced = matrix[rowBase + j - 1] - u0 - columnPotential[j]
+                    if reduced < minimumSlack[j] { minimumSlack[j] = reduced; previousColumn[j] = column0 }
+                    if minimumSlack[j] < delta { delta = minimumSlack[j]; column1 = j }
+                }
+                // Only reachable with non-finite numbers, which `solve` has replaced; never loop forever.
+                if column1 == 0 { return }
+                for j in 0...m {
+                    if visited[j] {
+                        rowPotential[columnOwner[j]] += delta
+                        columnPotential[j] -= delta
+                    } else {
+                        minimumSlack[j] -= delta
+                    }
+                }
+                column0 = column1
+            } while columnOwner[column0] != 0
+            // Flip the augmenting path back to the start.
+            repeat {
+                let column1 = previousColumn[column0]
+                columnOwner[column0] = columnOwner[column1]
+                column0 = column1
+            } while column0 != 0
+        }
+    }
+
+    /// Sets `array` to `count` copies of `value`, reusing its storage.
+    private static func reset<T>(_ array: inout [T], count: Int, value: T) {
+        if array.count == count {
+            for i in 0..<count { array[i] = value }
+        } else {
+            array.removeAll(keepingCapacity: true)
+            array.append(contentsOf: repeatElement(value, count: count))
+        }
+    }
+}
