@@ -22,20 +22,21 @@ final class TrackerTests: XCTestCase {
     func testTwoFacesCrossingKeepTheirIDs() throws {
         var random = SplitMix(seed: 11)
         let tracker = Tracker()
-        // One face moves right, the other left, 8 px a frame, passing each other at frame 25.
+        // One face moves right, the other left, 7 px a frame, passing each other
+        // between frames 28 and 29, where boxes that stayed at their last place would swap faces.
         let frames: [[FaceObservation]?] = (0..<50).map { i in
             let t = Double(i)
-            return [face(100 + 8 * t + random.noise(1.5), 300 + random.noise(1.5)),
-                    face(500 - 8 * t + random.noise(1.5), 310 + random.noise(1.5))]
+            return [face(100 + 7 * t + random.noise(1.5), 300 + random.noise(1.5)),
+                    face(500 - 7 * t + random.noise(1.5), 300 + random.noise(1.5))]
         }
         let rows = feed(tracker, frames)
-        let rightward = try XCTUnwrap(row(near: 100 + 8 * 5, 300, in: rows[5])?.trackID)
-        let leftward = try XCTUnwrap(row(near: 500 - 8 * 5, 310, in: rows[5])?.trackID)
+        let rightward = try XCTUnwrap(row(near: 100 + 7 * 5, 300, in: rows[5])?.trackID)
+        let leftward = try XCTUnwrap(row(near: 500 - 7 * 5, 300, in: rows[5])?.trackID)
         XCTAssertNotEqual(rightward, leftward)
         for i in 5..<50 {
             let t = Double(i)
-            XCTAssertEqual(row(near: 100 + 8 * t, 300, in: rows[i])?.trackID, rightward, "frame \(i)")
-            XCTAssertEqual(row(near: 500 - 8 * t, 310, in: rows[i])?.trackID, leftward, "frame \(i)")
+            XCTAssertEqual(row(near: 100 + 7 * t, 300, in: rows[i])?.trackID, rightward, "frame \(i)")
+            XCTAssertEqual(row(near: 500 - 7 * t, 300, in: rows[i])?.trackID, leftward, "frame \(i)")
         }
         XCTAssertEqual(tracker.confirmedTrackCount, 2)
     }
@@ -117,6 +118,24 @@ final class TrackerTests: XCTestCase {
             XCTAssertEqual(eye.x - predicted.bounds.center.x, -12, accuracy: 0.5)
         }
         XCTAssertEqual(tracker.confirmedTrackCount, 1)
+    }
+
+    func testReupdateAfterAGapReplaysTheStraightPath() {
+        // OC-SORT's observation-centric re-update: a track that misses frames 11-19 of a straight
+        // path ends up with exactly the filter of a track that saw every frame. A plain Kalman
+        // update after the gap leaves a larger, different covariance.
+        let configuration = TrackerConfiguration()
+        let steady = Track(serial: 1, observation: face(100, 100, size: 80), configuration: configuration)
+        let gapped = Track(serial: 2, observation: face(100, 100, size: 80), configuration: configuration)
+        for i in 1...25 {
+            let observation = face(100 + 4 * Double(i), 100 - Double(i), size: 80 + Double(i))
+            steady.predict()
+            steady.update(with: observation)
+            gapped.predict()
+            if i <= 10 || i >= 20 { gapped.update(with: observation) }
+        }
+        for k in 0..<7 { XCTAssertEqual(gapped.filter.state[k], steady.filter.state[k], accuracy: 1e-9, "state \(k)") }
+        for k in 0..<49 { XCTAssertEqual(gapped.filter.covariance[k], steady.filter.covariance[k], accuracy: 1e-9, "P \(k)") }
     }
 
     func testIDsAreDeterministic() {
