@@ -70,39 +70,63 @@ public final class HungarianSolver {
         Self.reset(&columnPotential, count: m + 1, value: 0)
         Self.reset(&columnOwner, count: m + 1, value: 0)
         Self.reset(&previousColumn, count: m + 1, value: 0)
+        Self.reset(&minimumSlack, count: m + 1, value: .infinity)
+        Self.reset(&visited, count: m + 1, value: false)
+        // Work on raw buffers: array accesses through `self` in the O(n² m) loop would each pay
+        // for an exclusivity check and a bounds check.
+        matrix.withUnsafeBufferPointer { a in
+            rowPotential.withUnsafeMutableBufferPointer { u in
+                columnPotential.withUnsafeMutableBufferPointer { v in
+                    columnOwner.withUnsafeMutableBufferPointer { owner in
+                        previousColumn.withUnsafeMutableBufferPointer { way in
+                            minimumSlack.withUnsafeMutableBufferPointer { slack in
+                                visited.withUnsafeMutableBufferPointer { used in
+                                    Self.augment(a: a, n: n, m: m, u: u, v: v, owner: owner, way: way, slack: slack, used: used)
+                                }
+                            }
+                        }
+                    }
+                }
+            }
+        }
+    }
+
+    private static func augment(a: UnsafeBufferPointer<Double>, n: Int, m: Int,
+                                u: UnsafeMutableBufferPointer<Double>, v: UnsafeMutableBufferPointer<Double>,
+                                owner: UnsafeMutableBufferPointer<Int>, way: UnsafeMutableBufferPointer<Int>,
+                                slack: UnsafeMutableBufferPointer<Double>, used: UnsafeMutableBufferPointer<Bool>) {
         for row in 1...n {
-            columnOwner[0] = row
+            owner[0] = row
             var column0 = 0
-            Self.reset(&minimumSlack, count: m + 1, value: .infinity)
-            Self.reset(&visited, count: m + 1, value: false)
+            for j in 0...m { slack[j] = .infinity; used[j] = false }
             repeat {
-                visited[column0] = true
-                let row0 = columnOwner[column0]
+                used[column0] = true
+                let row0 = owner[column0]
                 var delta = Double.infinity
                 var column1 = 0
-                let rowBase = (row0 - 1) * m
-                let u0 = rowPotential[row0]
-                for j in 1...m where !visited[j] {
-                    let reduced = matrix[rowBase + j - 1] - u0 - columnPotential[j]
-                    if reduced < minimumSlack[j] { minimumSlack[j] = reduced; previousColumn[j] = column0 }
-                    if minimumSlack[j] < delta { delta = minimumSlack[j]; column1 = j }
+                let rowBase = (row0 - 1) * m - 1
+                let u0 = u[row0]
+                for j in 1...m where !used[j] {
+                    let reduced = a[rowBase + j] - u0 - v[j]
+                    if reduced < slack[j] { slack[j] = reduced; way[j] = column0 }
+                    if slack[j] < delta { delta = slack[j]; column1 = j }
                 }
                 // Only reachable with non-finite numbers, which `solve` has replaced; never loop forever.
                 if column1 == 0 { return }
                 for j in 0...m {
-                    if visited[j] {
-                        rowPotential[columnOwner[j]] += delta
-                        columnPotential[j] -= delta
+                    if used[j] {
+                        u[owner[j]] += delta
+                        v[j] -= delta
                     } else {
-                        minimumSlack[j] -= delta
+                        slack[j] -= delta
                     }
                 }
                 column0 = column1
-            } while columnOwner[column0] != 0
+            } while owner[column0] != 0
             // Flip the augmenting path back to the start.
             repeat {
-                let column1 = previousColumn[column0]
-                columnOwner[column0] = columnOwner[column1]
+                let column1 = way[column0]
+                owner[column0] = owner[column1]
                 column0 = column1
             } while column0 != 0
         }
