@@ -28,7 +28,8 @@ public final class HungarianSolver {
         assignment.removeAll(keepingCapacity: true)
         guard rows > 0 else { return }
         assignment.append(contentsOf: repeatElement(-1, count: rows))
-        guard columns > 0, costs.count == rows * columns else { return }
+        let (size, overflow) = rows.multipliedReportingOverflow(by: columns)
+        guard columns > 0, !overflow, costs.count == size else { return }
 
         // Forbidden pairs get a cost larger than any whole assignment of allowed pairs, so they
         // are only used where nothing else is possible, and are then dropped.

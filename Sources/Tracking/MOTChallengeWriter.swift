@@ -1,4 +1,5 @@
 import FaceCore
+import Foundation
 
 /// Writes tracked faces in the MOTChallenge text format, one row per face with a track ID:
 /// `frame,id,x,y,w,h,conf,-1,-1,-1`, frames counted from 1, boxes in pixels (top-left corner and
@@ -38,19 +39,10 @@ public final class MOTChallengeWriter {
             + "\(fixed(observation.confidence, 4)),-1,-1,-1\n"
     }
 
-    /// `value` with exactly `digits` decimals, independent of locale; non-finite values print as 0.
+    /// `value` with exactly `digits` decimals (C locale, no "-0.00"); non-finite values print as 0.
     static func fixed(_ value: Double, _ digits: Int) -> String {
-        guard value.isFinite, abs(value) < 1e15 else { return "0" }
-        var scale = 1.0
-        for _ in 0..<digits { scale *= 10 }
-        let scaled = (abs(value) * scale).rounded()
-        let whole = Int(scaled / scale)
-        let fraction = Int(scaled - Double(whole) * scale)
-        var text = (value < 0 && scaled > 0 ? "-" : "") + String(whole)
-        if digits > 0 {
-            let digitsText = String(fraction)
-            text += "." + String(repeating: "0", count: max(0, digits - digitsText.count)) + digitsText
-        }
-        return text
+        guard value.isFinite else { return "0" }
+        let text = String(format: "%.\(digits)f", value)
+        return text.hasPrefix("-") && Double(text) == 0 ? String(text.dropFirst()) : text
     }
 }

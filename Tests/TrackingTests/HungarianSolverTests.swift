@@ -79,6 +79,7 @@ final class HungarianSolverTests: XCTestCase {
         XCTAssertEqual(solver.solve(costs: [1, 2, 3], rows: 2, columns: 2), [-1, -1])
         XCTAssertEqual(solver.solve(costs: [], rows: 0, columns: 3), [])
         XCTAssertEqual(solver.solve(costs: [], rows: 2, columns: 0), [-1, -1])
+        XCTAssertEqual(solver.solve(costs: [1], rows: 2, columns: Int.max), [-1, -1])
     }
 
     func testAssociatorSplitsComponentsAndMaximisesIoU() {
