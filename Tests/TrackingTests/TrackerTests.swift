@@ -1,4 +1,5 @@
 import XCTest
+import Foundation
 import FaceCore
 @testable import Tracking
 
@@ -254,6 +255,47 @@ final class TrackerTests: XCTestCase {
         // IDs go to tracks in creation order, which follows the detection order here.
         XCTAssertEqual(rows[4].compactMap(\.trackID), Array(1...400))
         XCTAssertEqual(row(near: 50 + 19 * 50 + 8, 50 + 19 * 50, in: rows[4])?.trackID, 400)
+    }
+
+    func testRandomGarbageKeepsEveryInvariant() {
+        var random = SplitMix(seed: 2024)
+        let specials: [Double] = [.nan, .infinity, -.infinity, 0, -5, 1e9, -1e9, 1e-300]
+        func value(_ normal: Double) -> Double {
+            random.uniform() < 0.05 ? specials[Int(random.uniform() * Double(specials.count))] : normal
+        }
+        for secondPass in [true, false] {
+            let tracker = Tracker(configuration: TrackerConfiguration(minHits: 2, maxAge: 8, secondPass: secondPass))
+            var time = 0.0
+            for frame in 0..<300 {
+                time += random.uniform() < 0.05 ? -0.5 : 1.0 / 30
+                let frameTime = random.uniform() < 0.02 ? Double.nan : time
+                var detections: [FaceObservation]? = nil
+                if random.uniform() > 0.3 {
+                    let count = random.uniform() < 0.05 ? 150 : Int(random.uniform() * 8)
+                    detections = (0..<count).map { k in
+                        var f = face(value(100 + Double(k % 8) * 90 + random.noise(6)), value(200 + random.noise(6)),
+                                     size: value(60 + random.noise(5)), confidence: value(random.uniform()))
+                        f.nose = Point(x: value(3), y: value(4))
+                        return f
+                    }
+                }
+                let rows = tracker.update(frame: frame, time: frameTime, detections: detections)
+                let ids = rows.compactMap(\.trackID)
+                XCTAssertEqual(Set(ids).count, ids.count, "an ID twice in frame \(frame)")
+                XCTAssertEqual(ids, ids.sorted(), "rows sorted by ID")
+                for row in rows {
+                    XCTAssertTrue(row.observation.bounds.isValid && row.display.bounds.isValid, "frame \(frame)")
+                    XCTAssertTrue(row.display.nose?.isFinite ?? true)
+                    XCTAssertLessThanOrEqual(row.trackID ?? 0, tracker.confirmedTrackCount)
+                    if row.source == .predicted { XCTAssertNotNil(row.trackID) }
+                    XCTAssertGreaterThanOrEqual(row.trackFrameCount, 1)
+                }
+            }
+            XCTAssertGreaterThan(tracker.droppedDetectionCount, 0)
+            XCTAssertGreaterThan(tracker.confirmedTrackCount, 0)
+            XCTAssertEqual(tracker.trackSummaries.map(\.id), Array(1...tracker.confirmedTrackCount))
+            XCTAssertNoThrow(try JSONEncoder().encode(tracker.summary))
+        }
     }
 
     func testFacesPartlyOutsideTheFrameAreTracked() {
