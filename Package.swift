@@ -20,10 +20,12 @@ let package = Package(
         .target(name: "MediaIO", dependencies: ["CFFmpeg", "FaceCore"]),
         // The face detectors behind the `FaceDetector` protocol.
         .target(name: "Detection", dependencies: ["FaceCore"]),
+        // Multi-face tracking: Kalman + optimal IoU assignment, One Euro smoothing, MOT and summary output.
+        .target(name: "Tracking", dependencies: ["FaceCore"]),
         // Dispatch stages from decoded frame to encoded packet, and the CSV writer.
         .target(name: "Pipeline", dependencies: ["FaceCore", "MediaIO"]),
         // The public library: one import for other Swift programs.
-        .target(name: "FaceTrack", dependencies: ["FaceCore", "MediaIO", "Detection", "Pipeline"]),
+        .target(name: "FaceTrack", dependencies: ["FaceCore", "MediaIO", "Detection", "Tracking", "Pipeline"]),
         // The command-line tool.
         .executableTarget(name: "facetrack", dependencies: ["FaceTrack"]),
 
@@ -31,8 +33,12 @@ let package = Package(
         .target(name: "TestSupport", path: "Tests/TestSupport"),
         .testTarget(name: "FaceCoreTests", dependencies: ["FaceCore"]),
         .testTarget(name: "MediaIOTests", dependencies: ["MediaIO", "FaceCore", "CFFmpeg", "TestSupport"]),
+        .testTarget(name: "TrackingTests", dependencies: ["Tracking", "FaceCore"]),
         .testTarget(name: "PipelineTests", dependencies: ["Pipeline", "MediaIO", "FaceCore", "TestSupport"]),
         .testTarget(name: "EndToEndTests", dependencies: ["facetrack", "TestSupport"]),
+
+        // Micro-benchmark of one tracker step with 20 and 200 faces (scripts/bench-tracker).
+        .executableTarget(name: "tracker-bench", dependencies: ["Tracking", "FaceCore"], path: "Benchmarks/tracker-bench"),
     ],
     swiftLanguageModes: [.v6]
 )

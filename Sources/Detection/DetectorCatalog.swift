@@ -11,6 +11,13 @@ public enum DetectorCatalog {
         "none"
     }
 
+    /// The confidence threshold a detector uses when `--threshold` is not given.
+    public static func defaultThreshold(name: String, configuration: DetectorConfiguration) -> Double {
+        switch name {
+        default: return 0.5
+        }
+    }
+
     /// Builds a detector by name; `nil` for `none`. Throws for an unknown name or a missing model,
     /// so the error shows before any frame is read.
     public static func make(name: String, configuration: DetectorConfiguration) throws -> FaceDetector? {

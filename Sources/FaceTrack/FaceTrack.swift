@@ -2,3 +2,4 @@
 @_exported import MediaIO
 @_exported import Detection
 @_exported import Pipeline
+@_exported import Tracking

@@ -150,6 +150,9 @@ public final class Demuxer: @unchecked Sendable {
         return nil
     }
 
+    /// The average frame rate in frames per second, if known.
+    public var framesPerSecond: Double? { frameRate.map { av_q2d($0) } }
+
     /// Reads the next packet of a stream we use. Returns `nil` at the end of the file; throws
     /// `FFmpegError` when the file is damaged or cut short (the caller decides whether to go on).
     public func readPacket(into packet: Packet) throws -> Bool {

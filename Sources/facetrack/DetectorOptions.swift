@@ -17,8 +17,9 @@ struct DetectorOptions: Sendable {
     """
 
     let name: String
-    let configuration: DetectorConfiguration
+    var configuration: DetectorConfiguration
     let maxFaces: Int?
+    let userThreshold: Double?
 
     init(_ arguments: Arguments) throws {
         let accuracy = try arguments.choice("--accuracy", from: DetectorAccuracy.allCases.map(\.rawValue))
@@ -33,6 +34,12 @@ struct DetectorOptions: Sendable {
             cascadePath: arguments.string("--cascade"),
             models: ModelLocator(explicitDirectory: arguments.string("--models")))
         maxFaces = try arguments.int("--max-faces", in: 1...10_000)
+        userThreshold = configuration.threshold
+    }
+
+    /// The confidence threshold the user asked for, or the detector's default.
+    var effectiveThreshold: Double {
+        userThreshold ?? DetectorCatalog.defaultThreshold(name: name, configuration: configuration)
     }
 
     /// Builds one detector, or `nil` for `none`; throws a one-line error for a missing model.

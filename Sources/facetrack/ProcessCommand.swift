@@ -14,7 +14,7 @@ enum ProcessCommand {
       -o, --output OUT      overlaid video to write; the container follows the extension (.mp4, .mkv, .mov...)
       --csv FILE            per-frame face tracks as CSV ("-" for standard output)
     \(DetectorOptions.help)
-      --detect-every N      run the detector on every Nth frame only (default 1)
+    \(TrackingOptions.help)
       --crf N               encoder quality, 0 (best) to 51 (default 23)
       --preset P            libx264/libx265 speed preset (default medium)
       --codec C             libx264, libx265 or mpeg4 (default libx264)
@@ -31,13 +31,15 @@ enum ProcessCommand {
     static func run(_ raw: [String]) throws -> Int32 {
         let arguments = try Arguments(
             raw,
-            valued: DetectorOptions.valued.union(["--output", "--csv", "--crf", "--preset", "--codec", "--threads", "--detect-every"]),
-            flags: ["--quiet", "--help"], aliases: ["-o": "--output", "-h": "--help", "-q": "--quiet"])
+            valued: DetectorOptions.valued.union(TrackingOptions.valued)
+                .union(["--output", "--csv", "--crf", "--preset", "--codec", "--threads"]),
+            flags: TrackingOptions.flags.union(["--quiet", "--help"]), aliases: ["-o": "--output", "-h": "--help", "-q": "--quiet"])
         if arguments.has("--help") { print(help); return 0 }
         guard arguments.positionals.count == 1 else {
             throw UsageError(arguments.positionals.isEmpty ? "process needs an INPUT file" : "process takes one INPUT file (got \(arguments.positionals.count))")
         }
-        let detector = try DetectorOptions(arguments)
+        var detector = try DetectorOptions(arguments)
+        let tracking = try TrackingOptions(arguments)
         let encoder = EncoderSettings(
             codec: try arguments.choice("--codec", from: EncoderSettings.codecs) ?? "libx264",
             crf: try arguments.int("--crf", in: 0...51) ?? 23,
@@ -46,16 +48,24 @@ enum ProcessCommand {
         let options = ProcessingOptions(
             input: arguments.positionals[0], output: arguments.string("--output"), csvPath: arguments.string("--csv"),
             encoder: encoder, threads: encoder.threads, maxFaces: detector.maxFaces,
-            detectEvery: try arguments.int("--detect-every", in: 1...10_000) ?? 1)
+            detectEvery: tracking.detectEvery)
         let quiet = arguments.has("--quiet")
         if options.output == nil && options.csvPath == nil && !quiet {
             Console.warn("no -o or --csv given: faces are counted but nothing is written")
         }
 
-        let processor = try VideoProcessor(options: options, detectorFactory: { try detector.makeDetector() })
+        // Open the input once up front: its errors come before any model is loaded, and the
+        // tracker needs the frame rate for its default max-age.
+        let framesPerSecond = try Demuxer(path: options.input).framesPerSecond
+        let tracker = tracking.makeTracker(framesPerSecond: framesPerSecond, detector: &detector)
+        let outputs = try TrackOutputs(tracking, inputs: [options.input])
+        let factory = detector
+        let processor = try VideoProcessor(options: options, detectorFactory: { try factory.makeDetector() },
+                                           tracker: tracker, observer: outputs.observe)
         let interrupt = Console.onInterrupt { processor.requestStop() }
         defer { interrupt.cancel() }
         let summary = try processor.run(progress: !quiet)
+        try outputs.finish(tracker: tracker)
         if let readError = summary.readError {
             Console.warn("\(options.input): \(readError); the outputs hold the frames read")
         }
