@@ -7,6 +7,7 @@ public enum TrackSummaryWriter {
     public static func write(_ summary: TrackingSummary, to path: String) throws {
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.prettyPrinted, .sortedKeys]
+        encoder.keyEncodingStrategy = .convertToSnakeCase  // like the CSV columns
         let data: Data
         do {
             data = try encoder.encode(summary)

@@ -69,7 +69,9 @@ final class TrackOutputTests: XCTestCase {
         let path = directory + "/tracks.json"
         try TrackSummaryWriter.write(tracker.summary, to: path)
         let data = try Data(contentsOf: URL(fileURLWithPath: path))
-        let decoded = try JSONDecoder().decode(TrackingSummary.self, from: data)
+        let decoder = JSONDecoder()
+        decoder.keyDecodingStrategy = .convertFromSnakeCase
+        let decoded = try decoder.decode(TrackingSummary.self, from: data)
         XCTAssertEqual(decoded, tracker.summary)
         XCTAssertEqual(decoded.confirmedTrackCount, 2)
         XCTAssertEqual(decoded.longestTrackFrameCount, 12)
@@ -77,7 +79,7 @@ final class TrackOutputTests: XCTestCase {
         XCTAssertEqual(decoded.tracks[1].lastFrame, 7, "two predicted frames after the face left")
         XCTAssertEqual(decoded.tracks[1].detectedFrameCount, 6)
         let text = try XCTUnwrap(String(data: data, encoding: .utf8))
-        XCTAssertTrue(text.contains("\"meanConfidence\""))
-        XCTAssertTrue(text.contains("\"longestTrackFrameCount\" : 12"))
+        XCTAssertTrue(text.contains("\"mean_confidence\""))
+        XCTAssertTrue(text.contains("\"longest_track_frame_count\" : 12"))
     }
 }
