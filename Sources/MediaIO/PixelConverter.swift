@@ -9,13 +9,26 @@ import FaceCore
 public final class PixelConverter: @unchecked Sendable {
     private var toBGRAContext: OpaquePointer?
     private var fromBGRAContext: OpaquePointer?
+    // The BGRA side's plane pointers and strides, kept so a conversion allocates nothing.
+    private let bgraPlanes = UnsafeMutablePointer<UnsafeMutablePointer<UInt8>?>.allocate(capacity: 4)
+    private let bgraStrides = UnsafeMutablePointer<Int32>.allocate(capacity: 4)
 
     /// Creates a converter; contexts are made on first use and re-made when sizes or formats change.
-    public init() {}
+    public init() {
+        bgraPlanes.initialize(repeating: nil, count: 4)
+        bgraStrides.initialize(repeating: 0, count: 4)
+    }
 
     deinit {
         sws_freeContext(toBGRAContext)
         sws_freeContext(fromBGRAContext)
+        bgraPlanes.deallocate()
+        bgraStrides.deallocate()
+    }
+
+    private func pointBGRAPlanes(at image: BGRAImage) {
+        bgraPlanes[0] = image.pixels
+        bgraStrides[0] = Int32(image.bytesPerRow)
     }
 
     /// The libswscale colour-matrix constant for a frame: its tagged matrix, else BT.709 for HD
@@ -72,10 +85,9 @@ public final class PixelConverter: @unchecked Sendable {
             sws_setColorspaceDetails(context, sws_getCoefficients(space), sourceRange,
                                      sws_getCoefficients(SWS_CS_DEFAULT), 1, 0, 1 << 16, 1 << 16)
         }
+        pointBGRAPlanes(at: image)
         try withPlanes(source) { planes, strides in
-            var destination: [UnsafeMutablePointer<UInt8>?] = [image.pixels, nil, nil, nil]
-            var destinationStrides: [Int32] = [Int32(image.bytesPerRow), 0, 0, 0]
-            let rows = sws_scale(context, planes, strides, 0, Int32(frame.height), &destination, &destinationStrides)
+            let rows = sws_scale(context, planes, strides, 0, Int32(frame.height), bgraPlanes, bgraStrides)
             if rows <= 0 { throw FFmpegError(ft_averror(EINVAL), "converting a frame to BGRA") }
         }
         image.contentsDidChange()
@@ -98,13 +110,13 @@ public final class PixelConverter: @unchecked Sendable {
             sws_setColorspaceDetails(context, sws_getCoefficients(SWS_CS_DEFAULT), 1,
                                      sws_getCoefficients(space), targetRange, 0, 1 << 16, 1 << 16)
         }
-        var source: [UnsafePointer<UInt8>?] = [UnsafePointer(image.pixels), nil, nil, nil]
-        var sourceStrides: [Int32] = [Int32(image.bytesPerRow), 0, 0, 0]
+        pointBGRAPlanes(at: image)
+        let source = UnsafeRawPointer(bgraPlanes).assumingMemoryBound(to: UnsafePointer<UInt8>?.self)
         let rows = withUnsafeMutablePointer(to: &target.pointee.data) { data in
             data.withMemoryRebound(to: UnsafeMutablePointer<UInt8>?.self, capacity: 8) { planes in
                 withUnsafeMutablePointer(to: &target.pointee.linesize) { lines in
                     lines.withMemoryRebound(to: Int32.self, capacity: 8) { strides in
-                        sws_scale(context, &source, &sourceStrides, 0, Int32(image.height), planes, strides)
+                        sws_scale(context, source, bgraStrides, 0, Int32(image.height), planes, strides)
                     }
                 }
             }
