@@ -22,12 +22,19 @@ let package = Package(
         .target(name: "Detection", dependencies: ["FaceCore"]),
         // Dispatch stages from decoded frame to encoded packet, and the CSV writer.
         .target(name: "Pipeline", dependencies: ["FaceCore", "MediaIO"]),
+        // Overlays burned into the frame: boxes, eye markers, sprites, labels, anonymisation.
+        .target(name: "Rendering", dependencies: ["FaceCore"]),
         // The public library: one import for other Swift programs.
         .target(name: "FaceTrack", dependencies: ["FaceCore", "MediaIO", "Detection", "Pipeline"]),
         // The command-line tool.
         .executableTarget(name: "facetrack", dependencies: ["FaceTrack"]),
 
         .testTarget(name: "FaceCoreTests", dependencies: ["FaceCore"]),
+        .testTarget(name: "RenderingTests", dependencies: ["Rendering", "FaceCore"]),
+
+        // Benchmarks (run through scripts/bench-*).
+        .executableTarget(name: "overlay-bench", dependencies: ["Rendering", "FaceCore"],
+                          path: "Benchmarks/overlay-bench"),
     ],
     swiftLanguageModes: [.v6]
 )
