@@ -3,6 +3,10 @@ import FaceCore
 /// A strong blur of one rectangle of the frame: a separable box blur run three times each way,
 /// which approximates a Gaussian. Samples beyond the rectangle repeat its edge pixels, so the
 /// work stays proportional to the rectangle, not the frame.
+///
+/// Both directions run as vertical passes (the horizontal ones on a transposed copy): a vertical
+/// pass keeps one running sum per byte column and walks memory row by row, which vectorises,
+/// while a horizontal running sum is one long dependency chain.
 enum BoxBlur {
     /// How many box passes run in each direction.
     static let passes = 3
@@ -17,82 +21,69 @@ enum BoxBlur {
         // A window wider than the region only repeats edge pixels; the cap keeps the fixed-point
         // reciprocal precise.
         let r = max(1, min(radius, max(w, h), 2048))
-        let stride = w * 4, count = stride * h
-        withUnsafeTemporaryAllocation(of: UInt8.self, capacity: 2 * count) { buffer in
-            withUnsafeTemporaryAllocation(of: Int32.self, capacity: stride) { sums in
+        let count = w * h
+        withUnsafeTemporaryAllocation(of: UInt32.self, capacity: 2 * count) { buffer in
+            withUnsafeTemporaryAllocation(of: Int32.self, capacity: 4 * max(w, h)) { sums in
                 guard let a = buffer.baseAddress, let columnSums = sums.baseAddress else { return }
                 let b = a + count
                 for y in 0..<h {
-                    (a + y * stride).update(from: image.row(region.y0 + y) + region.x0 * 4, count: stride)
+                    UnsafeMutableRawPointer(a + y * w)
+                        .copyMemory(from: image.row(region.y0 + y) + region.x0 * 4, byteCount: w * 4)
                 }
-                // Horizontal passes a → b → a → b, then vertical passes b → a → b → a.
+                // Vertical passes on the region (w wide), then on its transpose (h wide).
+                let vertical = blurColumns(a, b, width: w, rows: h, radius: r, sums: columnSums)
+                let transposed = vertical == a ? b : a
                 for y in 0..<h {
-                    let rowA = a + y * stride, rowB = b + y * stride
-                    for pass in 0..<passes {
-                        if pass % 2 == 0 { blurRow(rowA, into: rowB, count: w, radius: r) }
-                        else { blurRow(rowB, into: rowA, count: w, radius: r) }
-                    }
+                    for x in 0..<w { transposed[x * h + y] = vertical[y * w + x] }
                 }
-                for pass in 0..<passes {
-                    if pass % 2 == 0 { blurColumns(b, into: a, stride: stride, rows: h, radius: r, sums: columnSums) }
-                    else { blurColumns(a, into: b, stride: stride, rows: h, radius: r, sums: columnSums) }
-                }
-                let result = passes % 2 == 1 ? a : b
+                let result = blurColumns(transposed, vertical, width: h, rows: w, radius: r, sums: columnSums)
                 for y in region.y0..<region.y1 {
                     guard let span = mask.span(row: y, within: region) else { continue }
-                    let src = result + (y - region.y0) * stride, dst = image.row(y)
+                    let column = result + (y - region.y0), dst = image.row(y)
                     for x in span.lo..<span.hi {
-                        let s = src + (x - region.x0) * 4, d = dst + x * 4
-                        d[0] = s[0]; d[1] = s[1]; d[2] = s[2]
+                        let value = column[(x - region.x0) * h], d = dst + x * 4
+                        d[0] = UInt8(truncatingIfNeeded: value)
+                        d[1] = UInt8(truncatingIfNeeded: value >> 8)
+                        d[2] = UInt8(truncatingIfNeeded: value >> 16)
                     }
                 }
             }
         }
     }
 
-    /// The reciprocal of `window` in 1/2^20, for division by multiplication.
-    @inline(__always)
-    private static func reciprocal(_ window: Int) -> Int32 { Int32(((1 << shift) + window / 2) / window) }
-
-    /// One horizontal box pass over a row of `count` BGRA pixels (B, G, R only).
-    private static func blurRow(_ src: UnsafeMutablePointer<UInt8>, into dst: UnsafeMutablePointer<UInt8>,
-                                count n: Int, radius r: Int) {
-        let inv = reciprocal(2 * r + 1), half: Int32 = 1 << (shift - 1)
-        let last = n - 1
-        var s0 = Int32(r + 1) * Int32(src[0]), s1 = Int32(r + 1) * Int32(src[1]), s2 = Int32(r + 1) * Int32(src[2])
-        for k in 1...r {
-            let p = src + min(k, last) * 4
-            s0 += Int32(p[0]); s1 += Int32(p[1]); s2 += Int32(p[2])
+    /// Runs `passes` vertical box passes over `rows` rows of `width` pixels, ping-ponging between
+    /// `first` (the input) and `second`; returns the buffer holding the result.
+    private static func blurColumns(_ first: UnsafeMutablePointer<UInt32>, _ second: UnsafeMutablePointer<UInt32>,
+                                    width: Int, rows: Int, radius: Int,
+                                    sums: UnsafeMutablePointer<Int32>) -> UnsafeMutablePointer<UInt32> {
+        var src = first, dst = second
+        for _ in 0..<passes {
+            verticalPass(UnsafeMutableRawPointer(src).assumingMemoryBound(to: UInt8.self),
+                         into: UnsafeMutableRawPointer(dst).assumingMemoryBound(to: UInt8.self),
+                         stride: width * 4, rows: rows, radius: radius, sums: sums)
+            swap(&src, &dst)
         }
-        for x in 0..<n {
-            let d = dst + x * 4
-            d[0] = UInt8(truncatingIfNeeded: (s0 &* inv &+ half) >> shift)
-            d[1] = UInt8(truncatingIfNeeded: (s1 &* inv &+ half) >> shift)
-            d[2] = UInt8(truncatingIfNeeded: (s2 &* inv &+ half) >> shift)
-            d[3] = 255
-            let add = src + min(x + r + 1, last) * 4, sub = src + max(x - r, 0) * 4
-            s0 += Int32(add[0]) - Int32(sub[0])
-            s1 += Int32(add[1]) - Int32(sub[1])
-            s2 += Int32(add[2]) - Int32(sub[2])
-        }
+        return src
     }
 
     /// One vertical box pass over `rows` rows of `stride` bytes, keeping a running sum per byte
-    /// column so memory is read row by row.
-    private static func blurColumns(_ src: UnsafeMutablePointer<UInt8>, into dst: UnsafeMutablePointer<UInt8>,
-                                    stride: Int, rows h: Int, radius r: Int, sums: UnsafeMutablePointer<Int32>) {
-        let inv = reciprocal(2 * r + 1), half: Int32 = 1 << (shift - 1)
-        let last = h - 1
-        for i in 0..<stride { sums[i] = Int32(r + 1) * Int32(src[i]) }
+    /// column, with edge rows repeated beyond the ends.
+    private static func verticalPass(_ src: UnsafeMutablePointer<UInt8>, into dst: UnsafeMutablePointer<UInt8>,
+                                     stride: Int, rows h: Int, radius r: Int, sums: UnsafeMutablePointer<Int32>) {
+        // Division by the window size as a multiplication by its reciprocal in 1/2^20.
+        let window = 2 * r + 1
+        let inv = Int32(((1 << shift) + window / 2) / window), half: Int32 = 1 << (shift - 1)
+        let last = h - 1, first = Int32(r + 1)
+        for i in 0..<stride { sums[i] = first &* Int32(src[i]) }
         for k in 1...r {
             let row = src + min(k, last) * stride
-            for i in 0..<stride { sums[i] += Int32(row[i]) }
+            for i in 0..<stride { sums[i] &+= Int32(row[i]) }
         }
         for y in 0..<h {
             let out = dst + y * stride
             for i in 0..<stride { out[i] = UInt8(truncatingIfNeeded: (sums[i] &* inv &+ half) >> shift) }
             let add = src + min(y + r + 1, last) * stride, sub = src + max(y - r, 0) * stride
-            for i in 0..<stride { sums[i] += Int32(add[i]) - Int32(sub[i]) }
+            for i in 0..<stride { sums[i] &+= Int32(add[i]) &- Int32(sub[i]) }
         }
     }
 }
