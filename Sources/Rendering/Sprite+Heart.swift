@@ -8,16 +8,17 @@ extension Sprite {
     public static func heart(size: Int = 64, color: RenderColor = RenderColor(r: 230, g: 20, b: 60)) -> Sprite {
         let n = max(1, min(size, 4096))
         let samples = 4
-        // The square [-1.25, 1.25] x [-1.13, 1.37] holds the curve with a small margin.
-        let span = 2.5, left = -1.25, top = 1.37
+        // The curve fits in a square 2.5 units wide; its centre sits 0.12 above the origin.
+        // Coordinates are taken from the sprite's centre so mirrored pixels give exactly mirrored x.
+        let unit = 2.5 / Double(n), half = Double(n) / 2, lift = 0.12
         var pixels = [UInt8](repeating: 0, count: n * n * 4)
         for py in 0..<n {
             for px in 0..<n {
                 var inside = 0
                 for sy in 0..<samples {
-                    let y = top - (Double(py) + (Double(sy) + 0.5) / Double(samples)) * span / Double(n)
+                    let y = lift - (Double(py) + (Double(sy) + 0.5) / Double(samples) - half) * unit
                     for sx in 0..<samples {
-                        let x = left + (Double(px) + (Double(sx) + 0.5) / Double(samples)) * span / Double(n)
+                        let x = (Double(px) + (Double(sx) + 0.5) / Double(samples) - half) * unit
                         let q = x * x + y * y - 1
                         if q * q * q - x * x * y * y * y <= 0 { inside += 1 }
                     }
