@@ -54,13 +54,18 @@ func measure(_ body: () -> Void) -> (Double, Double) {
     return (times[times.count / 2], times[times.count * 9 / 10])
 }
 
-let cases: [(name: String, target: Double?, configuration: OverlayConfiguration)] = [
-    ("boxes+eyes+labels", 1, OverlayConfiguration(kinds: [.boxes, .eyes, .labels])),
-    ("boxes+eyes+mouth+labels", nil, OverlayConfiguration(kinds: [.boxes, .eyes, .mouth, .labels])),
-    ("heart sprites (eyes)", 2, OverlayConfiguration(kinds: [.eyes], eyeSprite: Sprite.heart())),
-    ("blur (mask 1.3)", 5, OverlayConfiguration(kinds: [], anonymize: .blur)),
-    ("pixelate (mask 1.3)", nil, OverlayConfiguration(kinds: [], anonymize: .pixelate)),
-    ("fill (mask 1.3)", nil, OverlayConfiguration(kinds: [], anonymize: .fill)),
+/// One face larger than the frame, the worst case for blur (the whole frame is blurred).
+let hugeFace = [TrackedFace(observation: FaceObservation(bounds: Rect(x: 200, y: -300, width: 1500, height: 1600),
+                                                         confidence: 0.9), trackID: 1)]
+
+let cases: [(name: String, target: Double?, configuration: OverlayConfiguration, faces: [TrackedFace])] = [
+    ("boxes+eyes+labels", 1, OverlayConfiguration(kinds: [.boxes, .eyes, .labels]), faces),
+    ("boxes+eyes+mouth+labels", nil, OverlayConfiguration(kinds: [.boxes, .eyes, .mouth, .labels]), faces),
+    ("heart sprites (eyes)", 2, OverlayConfiguration(kinds: [.eyes], eyeSprite: Sprite.heart()), faces),
+    ("blur (mask 1.3)", 5, OverlayConfiguration(kinds: [], anonymize: .blur), faces),
+    ("pixelate (mask 1.3)", nil, OverlayConfiguration(kinds: [], anonymize: .pixelate), faces),
+    ("fill (mask 1.3)", nil, OverlayConfiguration(kinds: [], anonymize: .fill), faces),
+    ("blur, 1 face > frame", nil, OverlayConfiguration(kinds: [], anonymize: .blur), hugeFace),
 ]
 
 print("overlay-bench: \(width)x\(height) frame, \(faces.count) faces of \(Int(faceSize))x\(Int(faceSize)), "
@@ -69,7 +74,7 @@ let copy = measure { work.pixels.update(from: pristine.pixels, count: pristine.b
 print(pad("full-frame copy (reference)") + format(copy) + "   (context only)")
 for item in cases {
     let renderer = OverlayRenderer(configuration: item.configuration)
-    let result = measure { renderer.render(faces, on: work) }
+    let result = measure { renderer.render(item.faces, on: work) }
     let verdict = item.target.map { result.0 <= $0 ? "   target <= \(format1($0)) ms: met" : "   target <= \(format1($0)) ms: MISSED" } ?? ""
     print(pad(item.name) + format(result) + verdict)
 }

@@ -50,6 +50,31 @@ final class AnonymizationTests: XCTestCase {
         XCTAssertTrue(TestFrames.identical(image, original))
     }
 
+    func testBoxBlurKeepsUniformAreasForNarrowAndWideWindows() {
+        // Radii on both sides of the 16-bit path's limit (window 127) and beyond the region size.
+        let region = PixelRect(x0: 0, y0: 0, x1: 140, y1: 12)
+        guard let mask = EllipseMask(face: Rect(x: 0, y: 0, width: 140, height: 12), scale: 2) else {
+            return XCTFail("mask")
+        }
+        for radius in [1, 2, 17, 63, 64, 100, 500] {
+            for level: UInt8 in [0, 1, 77, 128, 254, 255] {
+                let image = TestFrames.gray(140, 12, level: level), original = image.copy()
+                BoxBlur.blur(image, region: region, radius: radius, mask: mask)
+                XCTAssertTrue(TestFrames.identical(image, original), "radius \(radius) level \(level)")
+            }
+        }
+    }
+
+    func testWideBlurSmoothsAHugeFace() {
+        let box = Rect(x: -200, y: -200, width: 700, height: 700)
+        let image = TestFrames.noise(300, 300), original = image.copy()
+        renderer(.blur).render([TestFrames.face(box)], on: image)
+        let before = statistics(original, cx: 150, cy: 150, radius: 60)
+        let after = statistics(image, cx: 150, cy: 150, radius: 60)
+        XCTAssertLessThan(after.1, before.1 / 100)
+        XCTAssertEqual(after.0, before.0, accuracy: 10)
+    }
+
     func testPixelateMakesUniformBlocksOfTheMeanColour() {
         let box = Rect(x: 50, y: 50, width: 100, height: 100)
         let image = TestFrames.noise(200, 200), original = image.copy()
