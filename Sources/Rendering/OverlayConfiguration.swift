@@ -9,17 +9,21 @@ public struct OverlayConfiguration: Sendable {
     /// How faces are hidden (`--anonymize`); `nil` leaves them visible.
     public var anonymize: AnonymizeMode?
     /// Size of the anonymisation ellipse relative to the face box, applied to its width and height
-    /// about its centre (`--mask-scale`, default 1.3).
+    /// about its centre (`--mask-scale`, default 1.3). A scale that is not finite and positive is
+    /// replaced by the default when drawing, so a bad value never leaves a face visible.
     public var maskScale: Double
     /// Colour of the `fill` anonymisation.
     public var fillColor: RenderColor
+
+    /// The default `maskScale`.
+    public static let defaultMaskScale = 1.3
 
     /// The mask scales `parseMaskScale` accepts.
     public static let maskScaleRange: ClosedRange<Double> = 0.1...10
 
     /// Creates a configuration; the defaults draw boxes and eye squares and hide nothing.
     public init(kinds: Set<OverlayKind> = OverlayKind.defaultSet, boxColor: RenderColor? = nil,
-                eyeSprite: Sprite? = nil, anonymize: AnonymizeMode? = nil, maskScale: Double = 1.3,
+                eyeSprite: Sprite? = nil, anonymize: AnonymizeMode? = nil, maskScale: Double = defaultMaskScale,
                 fillColor: RenderColor = .black) {
         self.kinds = kinds
         self.boxColor = boxColor

@@ -25,7 +25,10 @@ public struct OverlayRenderer: FrameRenderer {
         guard !faces.isEmpty, !image.isEmpty else { return }
         let canvas = Canvas(image)
         if let mode = configuration.anonymize {
-            let anonymizer = Anonymizer(mode: mode, maskScale: configuration.maskScale, fillColor: configuration.fillColor)
+            let scale = configuration.maskScale
+            let anonymizer = Anonymizer(mode: mode,
+                                        maskScale: scale.isFinite && scale > 0 ? scale : OverlayConfiguration.defaultMaskScale,
+                                        fillColor: configuration.fillColor)
             for face in faces { anonymizer.apply(to: face.display.bounds, on: canvas) }
         }
         let kinds = configuration.kinds

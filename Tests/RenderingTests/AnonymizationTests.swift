@@ -126,6 +126,18 @@ final class AnonymizationTests: XCTestCase {
         XCTAssertEqual(TestFrames.pixel(image, 140, 40), [9, 0, 0, 255])
     }
 
+    func testInvalidMaskScaleStillHidesTheFace() {
+        for scale in [Double.nan, 0, -2, .infinity] {
+            let image = TestFrames.gray(100, 100)
+            renderer(.fill, scale: scale, fill: RenderColor(r: 0, g: 0, b: 9))
+                .render([TestFrames.face(Rect(x: 30, y: 30, width: 40, height: 40))], on: image)
+            XCTAssertEqual(TestFrames.pixel(image, 50, 50), [9, 0, 0, 255], "scale \(scale)")
+            // The default 1.3 reaches 26 px from the centre.
+            XCTAssertEqual(TestFrames.pixel(image, 50, 25), [9, 0, 0, 255], "scale \(scale)")
+            XCTAssertEqual(TestFrames.pixel(image, 50, 23), TestFrames.grayPixel(), "scale \(scale)")
+        }
+    }
+
     func testMasksPartlyOutsideOrBiggerThanTheFrame() {
         for mode in AnonymizeMode.allCases {
             let image = TestFrames.noise(50, 40), original = image.copy()
