@@ -49,9 +49,8 @@ public struct OverlayRenderer: FrameRenderer {
         guard face.bounds.isValid else { return }
         if kinds.contains(.boxes) {
             let color = configuration.boxColor ?? (face.hasSmile == true ? .green : .red)
-            canvas.stroke(boxPixels(face.bounds), thickness: OverlayRenderer.boxThickness(width: canvas.width,
-                                                                                          height: canvas.height),
-                          color: color)
+            let thickness = OverlayRenderer.boxThickness(width: canvas.width, height: canvas.height)
+            canvas.stroke(boxPixels(face.bounds), thickness: thickness, color: color)
         }
         let drawEyes = kinds.contains(.eyes), drawMouth = kinds.contains(.mouth)
         guard drawEyes || drawMouth else { return }
