@@ -54,6 +54,10 @@ func measure(_ body: () -> Void) -> (Double, Double) {
     return (times[times.count / 2], times[times.count * 9 / 10])
 }
 
+/// One close-up face of 600 x 600 pixels, as in a video call.
+let closeUp = [TrackedFace(observation: FaceObservation(bounds: Rect(x: 660, y: 200, width: 600, height: 600),
+                                                        confidence: 0.9), trackID: 1)]
+
 /// One face larger than the frame, the worst case for blur (the whole frame is blurred).
 let hugeFace = [TrackedFace(observation: FaceObservation(bounds: Rect(x: 200, y: -300, width: 1500, height: 1600),
                                                          confidence: 0.9), trackID: 1)]
@@ -65,6 +69,7 @@ let cases: [(name: String, target: Double?, configuration: OverlayConfiguration,
     ("blur (mask 1.3)", 5, OverlayConfiguration(kinds: [], anonymize: .blur), faces),
     ("pixelate (mask 1.3)", nil, OverlayConfiguration(kinds: [], anonymize: .pixelate), faces),
     ("fill (mask 1.3)", nil, OverlayConfiguration(kinds: [], anonymize: .fill), faces),
+    ("blur, 1 face 600x600", nil, OverlayConfiguration(kinds: [], anonymize: .blur), closeUp),
     ("blur, 1 face > frame", nil, OverlayConfiguration(kinds: [], anonymize: .blur), hugeFace),
 ]
 

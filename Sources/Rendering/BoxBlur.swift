@@ -73,19 +73,23 @@ enum BoxBlur {
         return src
     }
 
-    /// The widest window for which `narrowVerticalPass` rounds exactly enough (a uniform area
-    /// keeps its value) and its 16-bit sums cannot overflow.
-    static let maxNarrowWindow = 127
+    /// The widest window for which `narrowVerticalPass`'s 16-bit sums plus rounding cannot overflow.
+    static let maxNarrowWindow = 255
+    /// The widest window for which the quick division in `narrowVerticalPass` is exact enough: it
+    /// may round up by one level on a non-uniform area, never on a uniform one.
+    static let maxQuickDivisionWindow = 127
 
-    /// `verticalPass` with 16-bit sums and a 16-bit reciprocal, twice as many lanes per vector
-    /// instruction; for windows up to `maxNarrowWindow` (faces up to about 500 pixels).
+    /// `verticalPass` with 16-bit sums and 16-bit division, twice as many lanes per vector
+    /// instruction; for windows up to `maxNarrowWindow` (faces up to about 1000 pixels).
     private static func narrowVerticalPass(_ src: UnsafeMutablePointer<UInt8>, into dst: UnsafeMutablePointer<UInt8>,
                                            stride: Int, rows h: Int, radius r: Int,
                                            sums: UnsafeMutablePointer<UInt16>) {
-        // (sum + window/2) · ceil(2^16 / window) / 2^16 is round(sum / window) up to a small error
-        // that stays below one level for windows under 128.
-        let window = 2 * r + 1
-        let inv = UInt16((65536 + window - 1) / window), bias = UInt16(window / 2)
+        // round(sum / window) = floor((sum + window/2) / window), as the high half of a multiply by
+        // a 16-bit reciprocal. Rounded up, the reciprocal is exact on uniform areas for windows up
+        // to 127; above that it is rounded down, which gives the quotient or one less, and the
+        // remainder tells which.
+        let window = UInt16(2 * r + 1), quick = Int(window) <= maxQuickDivisionWindow
+        let inv = UInt16(quick ? (65536 + Int(window) - 1) / Int(window) : 65536 / Int(window)), bias = window / 2
         let last = h - 1, first = UInt16(r + 1)
         for i in 0..<stride { sums[i] = first &* UInt16(src[i]) }
         for k in 1...r {
@@ -94,9 +98,31 @@ enum BoxBlur {
         }
         for y in 0..<h {
             let out = dst + y * stride
-            for i in 0..<stride { out[i] = UInt8(truncatingIfNeeded: (UInt32(sums[i] &+ bias) &* UInt32(inv)) >> 16) }
+            if quick { quickDivide(sums, into: out, count: stride, bias: bias, inverse: inv) }
+            else { exactDivide(sums, into: out, count: stride, window: window, inverse: inv) }
             let add = src + min(y + r + 1, last) * stride, sub = src + max(y - r, 0) * stride
             for i in 0..<stride { sums[i] = sums[i] &+ UInt16(add[i]) &- UInt16(sub[i]) }
+        }
+    }
+
+    /// out = (sum + bias) · inverse / 2^16, the high half of a 16-bit multiply. Kept out of line:
+    /// inlined into the pass, the vectoriser widens the multiply to 32 bits (no `pmulhuw`) and
+    /// the blur runs twice as slowly.
+    @inline(never)
+    private static func quickDivide(_ sums: UnsafeMutablePointer<UInt16>, into out: UnsafeMutablePointer<UInt8>,
+                                    count: Int, bias: UInt16, inverse: UInt16) {
+        for i in 0..<count { out[i] = UInt8(truncatingIfNeeded: (UInt32(sums[i] &+ bias) &* UInt32(inverse)) >> 16) }
+    }
+
+    /// out = round(sum / window) exactly, with `inverse` = floor(2^16 / window).
+    @inline(never)
+    private static func exactDivide(_ sums: UnsafeMutablePointer<UInt16>, into out: UnsafeMutablePointer<UInt8>,
+                                    count: Int, window: UInt16, inverse: UInt16) {
+        let bias = window / 2
+        for i in 0..<count {
+            let n = sums[i] &+ bias
+            let q = UInt16(truncatingIfNeeded: (UInt32(n) &* UInt32(inverse)) >> 16)
+            out[i] = UInt8(truncatingIfNeeded: n &- q &* window >= window ? q &+ 1 : q)
         }
     }
 
