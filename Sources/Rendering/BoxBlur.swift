@@ -10,8 +10,8 @@ import FaceCore
 enum BoxBlur {
     /// How many box passes run in each direction.
     static let passes = 3
-    /// Fixed-point shift of the reciprocal of the window size.
-    private static let shift: Int32 = 20
+    /// Fixed-point shift of the reciprocal of wide windows.
+    private static let wideShift: Int32 = 20
 
     /// Blurs `region` (inside the frame) with box radius `radius` and writes the result back to
     /// the pixels of `region` that `mask` covers. Alpha is left as it was.
@@ -51,63 +51,75 @@ enum BoxBlur {
         }
     }
 
+    /// The widest window for which 16-bit sums plus rounding cannot overflow (faces up to about
+    /// 1000 pixels); wider windows use 32-bit sums.
+    static let maxNarrowWindow = 255
+    /// The widest window for which the quick 16-bit division is exact enough: it may round up by
+    /// one level on a non-uniform area, never on a uniform one.
+    static let maxQuickDivisionWindow = 127
+
     /// Runs `passes` vertical box passes over `rows` rows of `width` pixels, ping-ponging between
     /// `first` (the input) and `second`; returns the buffer holding the result.
     private static func blurColumns(_ first: UnsafeMutablePointer<UInt32>, _ second: UnsafeMutablePointer<UInt32>,
-                                    width: Int, rows: Int, radius: Int,
+                                    width: Int, rows: Int, radius r: Int,
                                     sums: UnsafeMutablePointer<Int32>) -> UnsafeMutablePointer<UInt32> {
         var src = first, dst = second
-        let stride = width * 4
+        let stride = width * 4, window = 2 * r + 1
         for _ in 0..<passes {
             let from = UnsafeMutableRawPointer(src).assumingMemoryBound(to: UInt8.self)
             let to = UnsafeMutableRawPointer(dst).assumingMemoryBound(to: UInt8.self)
-            if 2 * radius + 1 <= maxNarrowWindow {
+            // round(sum / window) = floor((sum + window/2) / window), computed by multiplying with a
+            // reciprocal. 16-bit sums and reciprocals give twice as many lanes per vector instruction.
+            if window <= maxQuickDivisionWindow {
+                // Rounded up, the 16-bit reciprocal is exact on uniform areas for these windows.
+                let inverse = UInt16((65536 + window - 1) / window), bias = UInt16(window / 2)
                 sums.withMemoryRebound(to: UInt16.self, capacity: stride) { narrow in
-                    narrowVerticalPass(from, into: to, stride: stride, rows: rows, radius: radius, sums: narrow)
+                    verticalPass(from, into: to, stride: stride, rows: rows, radius: r, sums: narrow) { out in
+                        quickDivide(narrow, into: out, count: stride, bias: bias, inverse: inverse)
+                    }
+                }
+            } else if window <= maxNarrowWindow {
+                // Rounded down, it gives the quotient or one less, and the remainder tells which.
+                let inverse = UInt16(65536 / window)
+                sums.withMemoryRebound(to: UInt16.self, capacity: stride) { narrow in
+                    verticalPass(from, into: to, stride: stride, rows: rows, radius: r, sums: narrow) { out in
+                        exactDivide(narrow, into: out, count: stride, window: UInt16(window), inverse: inverse)
+                    }
                 }
             } else {
-                verticalPass(from, into: to, stride: stride, rows: rows, radius: radius, sums: sums)
+                let inverse = Int32(((1 << wideShift) + window / 2) / window)
+                verticalPass(from, into: to, stride: stride, rows: rows, radius: r, sums: sums) { out in
+                    wideDivide(sums, into: out, count: stride, inverse: inverse)
+                }
             }
             swap(&src, &dst)
         }
         return src
     }
 
-    /// The widest window for which `narrowVerticalPass`'s 16-bit sums plus rounding cannot overflow.
-    static let maxNarrowWindow = 255
-    /// The widest window for which the quick division in `narrowVerticalPass` is exact enough: it
-    /// may round up by one level on a non-uniform area, never on a uniform one.
-    static let maxQuickDivisionWindow = 127
-
-    /// `verticalPass` with 16-bit sums and 16-bit division, twice as many lanes per vector
-    /// instruction; for windows up to `maxNarrowWindow` (faces up to about 1000 pixels).
-    private static func narrowVerticalPass(_ src: UnsafeMutablePointer<UInt8>, into dst: UnsafeMutablePointer<UInt8>,
-                                           stride: Int, rows h: Int, radius r: Int,
-                                           sums: UnsafeMutablePointer<UInt16>) {
-        // round(sum / window) = floor((sum + window/2) / window), as the high half of a multiply by
-        // a 16-bit reciprocal. Rounded up, the reciprocal is exact on uniform areas for windows up
-        // to 127; above that it is rounded down, which gives the quotient or one less, and the
-        // remainder tells which.
-        let window = UInt16(2 * r + 1), quick = Int(window) <= maxQuickDivisionWindow
-        let inv = UInt16(quick ? (65536 + Int(window) - 1) / Int(window) : 65536 / Int(window)), bias = window / 2
-        let last = h - 1, first = UInt16(r + 1)
-        for i in 0..<stride { sums[i] = first &* UInt16(src[i]) }
+    /// One vertical box pass over `rows` rows of `stride` bytes, keeping a running sum per byte
+    /// column, with edge rows repeated beyond the ends; `divide` turns the sums into one output row.
+    @inline(__always)
+    private static func verticalPass<Sum: FixedWidthInteger>(
+        _ src: UnsafeMutablePointer<UInt8>, into dst: UnsafeMutablePointer<UInt8>, stride: Int, rows h: Int,
+        radius r: Int, sums: UnsafeMutablePointer<Sum>, divide: (UnsafeMutablePointer<UInt8>) -> Void
+    ) {
+        let last = h - 1, first = Sum(r + 1)
+        for i in 0..<stride { sums[i] = first &* Sum(truncatingIfNeeded: src[i]) }
         for k in 1...r {
             let row = src + min(k, last) * stride
-            for i in 0..<stride { sums[i] &+= UInt16(row[i]) }
+            for i in 0..<stride { sums[i] &+= Sum(truncatingIfNeeded: row[i]) }
         }
         for y in 0..<h {
-            let out = dst + y * stride
-            if quick { quickDivide(sums, into: out, count: stride, bias: bias, inverse: inv) }
-            else { exactDivide(sums, into: out, count: stride, window: window, inverse: inv) }
+            divide(dst + y * stride)
             let add = src + min(y + r + 1, last) * stride, sub = src + max(y - r, 0) * stride
-            for i in 0..<stride { sums[i] = sums[i] &+ UInt16(add[i]) &- UInt16(sub[i]) }
+            for i in 0..<stride { sums[i] = sums[i] &+ Sum(truncatingIfNeeded: add[i]) &- Sum(truncatingIfNeeded: sub[i]) }
         }
     }
 
-    /// out = (sum + bias) · inverse / 2^16, the high half of a 16-bit multiply. Kept out of line:
-    /// inlined into the pass, the vectoriser widens the multiply to 32 bits (no `pmulhuw`) and
-    /// the blur runs twice as slowly.
+    /// out = (sum + bias) · inverse / 2^16, the high half of a 16-bit multiply. The divisions are
+    /// kept out of line: inlined into the pass, the vectoriser widens the multiply to 32 bits (no
+    /// `pmulhuw`) and the blur runs twice as slowly.
     @inline(never)
     private static func quickDivide(_ sums: UnsafeMutablePointer<UInt16>, into out: UnsafeMutablePointer<UInt8>,
                                     count: Int, bias: UInt16, inverse: UInt16) {
@@ -126,24 +138,11 @@ enum BoxBlur {
         }
     }
 
-    /// One vertical box pass over `rows` rows of `stride` bytes, keeping a running sum per byte
-    /// column, with edge rows repeated beyond the ends.
-    private static func verticalPass(_ src: UnsafeMutablePointer<UInt8>, into dst: UnsafeMutablePointer<UInt8>,
-                                     stride: Int, rows h: Int, radius r: Int, sums: UnsafeMutablePointer<Int32>) {
-        // Division by the window size as a multiplication by its reciprocal in 1/2^20.
-        let window = 2 * r + 1
-        let inv = Int32(((1 << shift) + window / 2) / window), half: Int32 = 1 << (shift - 1)
-        let last = h - 1, first = Int32(r + 1)
-        for i in 0..<stride { sums[i] = first &* Int32(src[i]) }
-        for k in 1...r {
-            let row = src + min(k, last) * stride
-            for i in 0..<stride { sums[i] &+= Int32(row[i]) }
-        }
-        for y in 0..<h {
-            let out = dst + y * stride
-            for i in 0..<stride { out[i] = UInt8(truncatingIfNeeded: (sums[i] &* inv &+ half) >> shift) }
-            let add = src + min(y + r + 1, last) * stride, sub = src + max(y - r, 0) * stride
-            for i in 0..<stride { sums[i] &+= Int32(add[i]) &- Int32(sub[i]) }
-        }
+    /// out = round(sum / window) with 32-bit sums and `inverse` = 2^20 / window.
+    @inline(never)
+    private static func wideDivide(_ sums: UnsafeMutablePointer<Int32>, into out: UnsafeMutablePointer<UInt8>,
+                                   count: Int, inverse: Int32) {
+        let half: Int32 = 1 << (wideShift - 1)
+        for i in 0..<count { out[i] = UInt8(truncatingIfNeeded: (sums[i] &* inverse &+ half) >> wideShift) }
     }
 }
