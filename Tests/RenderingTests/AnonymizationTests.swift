@@ -51,7 +51,7 @@ final class AnonymizationTests: XCTestCase {
     }
 
     func testBoxBlurKeepsUniformAreasForNarrowAndWideWindows() {
-        // Radii on both sides of the 16-bit path's limit (window 127) and beyond the region size.
+        // Radii on both sides of the quick division limit (window 127), the cap (127) and the region size.
         let region = PixelRect(x0: 0, y0: 0, x1: 140, y1: 12)
         guard let mask = EllipseMask(face: Rect(x: 0, y: 0, width: 140, height: 12), scale: 2) else {
             return XCTFail("mask")
@@ -66,7 +66,7 @@ final class AnonymizationTests: XCTestCase {
     }
 
     func testWideBlursSmoothHugeFaces() {
-        // Radius 87 (16-bit sums, exact division) and 137 (window 275: 32-bit sums).
+        // Radius 87 (window 175: exact division) and 137, capped at the largest radius, 127.
         for size in [700.0, 1100] {
             let box = Rect(x: 150 - size / 2, y: 150 - size / 2, width: size, height: size)
             let image = TestFrames.noise(300, 300), original = image.copy()
