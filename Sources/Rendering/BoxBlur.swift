@@ -103,14 +103,14 @@ enum BoxBlur {
     /// kept out of line: inlined into the pass, the vectoriser widens the multiply to 32 bits (no
     /// `pmulhuw`) and the blur runs twice as slowly.
     @inline(never)
-    private static func quickDivide(_ sums: UnsafeMutablePointer<UInt16>, into out: UnsafeMutablePointer<UInt8>,
+    static func quickDivide(_ sums: UnsafeMutablePointer<UInt16>, into out: UnsafeMutablePointer<UInt8>,
                                     count: Int, bias: UInt16, inverse: UInt16) {
         for i in 0..<count { out[i] = UInt8(truncatingIfNeeded: (UInt32(sums[i] &+ bias) &* UInt32(inverse)) >> 16) }
     }
 
     /// out = round(sum / window) exactly, with `inverse` = floor(2^16 / window).
     @inline(never)
-    private static func exactDivide(_ sums: UnsafeMutablePointer<UInt16>, into out: UnsafeMutablePointer<UInt8>,
+    static func exactDivide(_ sums: UnsafeMutablePointer<UInt16>, into out: UnsafeMutablePointer<UInt8>,
                                     count: Int, window: UInt16, inverse: UInt16) {
         let bias = window / 2
         for i in 0..<count {

@@ -65,6 +65,30 @@ final class AnonymizationTests: XCTestCase {
         }
     }
 
+    func testBlurDivisionsRoundCorrectly() {
+        let count = 255 * 255 + 1
+        var sums = [UInt16](repeating: 0, count: count), out = [UInt8](repeating: 0, count: count)
+        for window in [129, 200, 255] {
+            for i in 0..<count { sums[i] = UInt16(min(i, 255 * window)) }
+            BoxBlur.exactDivide(&sums, into: &out, count: count, window: UInt16(window),
+                                inverse: UInt16(65536 / window))
+            for i in 0..<count {
+                let sum = Int(sums[i])
+                XCTAssertEqual(Int(out[i]), (sum + window / 2) / window, "window \(window) sum \(sum)")
+            }
+        }
+        for window in [3, 39, 127] {
+            for i in 0..<count { sums[i] = UInt16(min(i, 255 * window)) }
+            BoxBlur.quickDivide(&sums, into: &out, count: count, bias: UInt16(window / 2),
+                                inverse: UInt16((65536 + window - 1) / window))
+            for i in 0..<count {
+                let sum = Int(sums[i]), rounded = (sum + window / 2) / window
+                XCTAssertTrue(Int(out[i]) == rounded || Int(out[i]) == rounded + 1, "window \(window) sum \(sum)")
+                if sum % window == 0 { XCTAssertEqual(Int(out[i]), sum / window, "window \(window) sum \(sum)") }
+            }
+        }
+    }
+
     func testWideBlursSmoothHugeFaces() {
         // Radius 87 (window 175: exact division) and 137, capped at the largest radius, 127.
         for size in [700.0, 1100] {
