@@ -3,3 +3,4 @@
 @_exported import Detection
 @_exported import Pipeline
 @_exported import Tracking
+@_exported import Rendering

@@ -15,6 +15,7 @@ enum ProcessCommand {
       --csv FILE            per-frame face tracks as CSV ("-" for standard output)
     \(DetectorOptions.help)
     \(TrackingOptions.help)
+    \(OverlayOptions.help)
       --crf N               encoder quality, 0 (best) to 51 (default 23)
       --preset P            libx264/libx265 speed preset (default medium)
       --codec C             libx264, libx265 or mpeg4 (default libx264)
@@ -26,12 +27,14 @@ enum ProcessCommand {
       facetrack process clip.mp4 -o clip-faces.mp4 --csv clip.csv
       facetrack process interview.mov --csv faces.csv --detector blazeface --model short
       facetrack process long.mkv -o out.mkv --detect-every 3 --crf 20 --preset fast
+      facetrack process party.mp4 -o party-hearts.mp4 --overlay boxes,eyes,labels --eye-sprite heart
+      facetrack process street.mp4 -o street-anon.mp4 --anonymize blur --overlay none
     """
 
     static func run(_ raw: [String]) throws -> Int32 {
         let arguments = try Arguments(
             raw,
-            valued: DetectorOptions.valued.union(TrackingOptions.valued)
+            valued: DetectorOptions.valued.union(TrackingOptions.valued).union(OverlayOptions.valued)
                 .union(["--output", "--csv", "--crf", "--preset", "--codec", "--threads"]),
             flags: TrackingOptions.flags.union(["--quiet", "--help"]), aliases: ["-o": "--output", "-h": "--help", "-q": "--quiet"])
         if arguments.has("--help") { print(help); return 0 }
@@ -40,6 +43,7 @@ enum ProcessCommand {
         }
         var detector = try DetectorOptions(arguments)
         let tracking = try TrackingOptions(arguments)
+        let overlays = try OverlayOptions(arguments)
         let encoder = EncoderSettings(
             codec: try arguments.choice("--codec", from: EncoderSettings.codecs) ?? "libx264",
             crf: try arguments.int("--crf", in: 0...51) ?? 23,
@@ -61,7 +65,7 @@ enum ProcessCommand {
         let outputs = try TrackOutputs(tracking, inputs: [options.input])
         let factory = detector
         let processor = try VideoProcessor(options: options, detectorFactory: { try factory.makeDetector() },
-                                           tracker: tracker, observer: outputs.observe)
+                                           tracker: tracker, renderer: overlays.makeRenderer(), observer: outputs.observe)
         let interrupt = Console.onInterrupt { processor.requestStop() }
         defer { interrupt.cancel() }
         let summary = try processor.run(progress: !quiet)
