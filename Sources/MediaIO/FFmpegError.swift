@@ -77,7 +77,7 @@ public enum MediaError: Error, CustomStringConvertible, Sendable {
         case .encoderUnavailable(let name): return "encoder \(name) is not available in this FFmpeg build"
         case let .audioNotSupported(output, codec):
             return "\(output): this container cannot hold the input's \(codec) audio; use .mkv or .mov"
-        case .noFrames(let p): return "\(p): no video frame could be decoded"
+        case .noFrames(let p): return "\(p): no video frame could be decoded (not an image or video, or damaged)"
         case let .failed(p, error): return "\(p): \(error.description)"
         }
     }
