@@ -1,6 +1,14 @@
 // swift-tools-version:6.0
 import PackageDescription
 
+// The neural-network kernels are written for 256-bit vectors with fused multiply-add; on x86-64
+// that needs AVX2/FMA (Haswell, 2013, or newer), which the default x86-64 baseline does not enable.
+#if arch(x86_64)
+let vectorSettings: [SwiftSetting] = [.unsafeFlags(["-target-cpu", "haswell"])]
+#else
+let vectorSettings: [SwiftSetting] = []
+#endif
+
 let package = Package(
     name: "FaceTrack",
     products: [
@@ -19,7 +27,9 @@ let package = Package(
         // Owning wrappers over FFmpeg: demux, decode, scale, encode, mux.
         .target(name: "MediaIO", dependencies: ["CFFmpeg", "FaceCore"]),
         // The face detectors behind the `FaceDetector` protocol.
-        .target(name: "Detection", dependencies: ["FaceCore"]),
+        .target(name: "Detection", dependencies: ["FaceCore", "NeuralRuntime"]),
+        // A small float32 NHWC neural-network runtime with a TFLite reader (Foundation only).
+        .target(name: "NeuralRuntime", swiftSettings: vectorSettings),
         // Dispatch stages from decoded frame to encoded packet, and the CSV writer.
         .target(name: "Pipeline", dependencies: ["FaceCore", "MediaIO"]),
         // The public library: one import for other Swift programs.
@@ -28,6 +38,12 @@ let package = Package(
         .executableTarget(name: "facetrack", dependencies: ["FaceTrack"]),
 
         .testTarget(name: "FaceCoreTests", dependencies: ["FaceCore"]),
+        .testTarget(name: "NeuralRuntimeTests", dependencies: ["NeuralRuntime"], resources: [.copy("Fixtures")]),
+        .testTarget(name: "DetectionTests", dependencies: ["Detection", "FaceCore", "NeuralRuntime"],
+                    resources: [.copy("Fixtures")]),
+        // Times the runtime on the BlazeFace models (run through scripts/bench-blazeface).
+        .executableTarget(name: "runtime-bench", dependencies: ["NeuralRuntime"], path: "Benchmarks/runtime-bench",
+                          swiftSettings: vectorSettings),
     ],
     swiftLanguageModes: [.v6]
 )

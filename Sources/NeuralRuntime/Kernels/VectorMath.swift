@@ -1,0 +1,60 @@
+/// Eight floats, the vector width the kernels work in (one AVX register).
+typealias Float8 = SIMD8<Float>
+
+/// Loads eight floats from any address.
+@inline(__always)
+func load8(_ pointer: UnsafePointer<Float>) -> Float8 {
+    UnsafeRawPointer(pointer).loadUnaligned(as: Float8.self)
+}
+
+/// Stores eight floats to any address.
+@inline(__always)
+func store8(_ value: Float8, _ pointer: UnsafeMutablePointer<Float>) {
+    UnsafeMutableRawPointer(pointer).storeBytes(of: value, as: Float8.self)
+}
+
+/// Stores the first `count` (< 8) lanes of `value`.
+@inline(__always)
+func storePartial(_ value: Float8, _ pointer: UnsafeMutablePointer<Float>, count: Int) {
+    for lane in 0..<count { pointer[lane] = value[lane] }
+}
+
+/// The clamp range an activation applies: `min(max(x, lower), upper)`.
+struct ClampRange {
+    let lower: Float
+    let upper: Float
+
+    init(_ activation: Activation) {
+        switch activation {
+        case .none: lower = -.infinity; upper = .infinity
+        case .relu: lower = 0; upper = .infinity
+        case .relu6: lower = 0; upper = 6
+        case .reluMinus1To1: lower = -1; upper = 1
+        }
+    }
+
+    /// Whether the clamp changes nothing.
+    var isIdentity: Bool { lower == -.infinity && upper == .infinity }
+
+    @inline(__always)
+    func apply(_ value: Float8) -> Float8 {
+        pointwiseMin(pointwiseMax(value, Float8(repeating: lower)), Float8(repeating: upper))
+    }
+
+    @inline(__always)
+    func apply(_ value: Float) -> Float { Swift.min(Swift.max(value, lower), upper) }
+
+    /// Clamps `count` floats in place.
+    func apply(_ data: UnsafeMutablePointer<Float>, count: Int) {
+        if isIdentity { return }
+        var i = 0
+        while i + 8 <= count {
+            store8(apply(load8(data + i)), data + i)
+            i += 8
+        }
+        while i < count {
+            data[i] = apply(data[i])
+            i += 1
+        }
+    }
+}
