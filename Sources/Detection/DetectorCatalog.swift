@@ -3,12 +3,12 @@ import FaceCore
 /// The detectors `--detector` can name, and how to build one.
 public enum DetectorCatalog {
     /// Every name `--detector` accepts, `none` included.
-    public static let names: [String] = ["none"]
+    public static let names: [String] = ["blazeface", "none"]
 
     /// The detector used when `--detector` is not given: the first name that `--accuracy` picks,
-    /// else the default.
+    /// else the default. BlazeFace serves every accuracy for now (`low` and `high` alike).
     public static func defaultName(accuracy: DetectorAccuracy?) -> String {
-        "none"
+        "blazeface"
     }
 
     /// Builds a detector by name; `nil` for `none`. Throws for an unknown name or a missing model,
@@ -17,6 +17,8 @@ public enum DetectorCatalog {
         switch name {
         case "none":
             return nil
+        case "blazeface":
+            return try BlazeFaceDetector(configuration: configuration)
         default:
             throw DetectorCatalogError.unknown(name)
         }
