@@ -56,10 +56,12 @@ final class BlazeFaceDetectorTests: XCTestCase {
         let reference = try DetectionTestSupport.referenceRows(variant: "short")[0]
         let faces = try detector("short").detect(in: frame)
         XCTAssertEqual(faces.count, 1)
+        // The network sees the face at a different scale than in the reference, so allow 5% of its size.
+        let tolerance = 0.05 * 3 * reference[3]
         XCTAssertEqual(faces.first?.bounds.center.x ?? 0, Double(left) + 3 * (reference[1] + reference[3] / 2),
-                       accuracy: 8)
+                       accuracy: tolerance)
         XCTAssertEqual(faces.first?.bounds.center.y ?? 0, Double(top) + 3 * (reference[2] + reference[4] / 2),
-                       accuracy: 8)
+                       accuracy: tolerance)
         XCTAssertEqual(faces.first?.bounds.width ?? 0, 3 * reference[3], accuracy: 0.06 * 3 * reference[3])
     }
 
