@@ -44,8 +44,8 @@ public struct TensorDescription: Sendable {
         self.constant = constant
     }
 
-    /// Number of elements of `shape`.
-    public var elementCount: Int { shape.reduce(1, *) }
+    /// Number of elements of `shape` (0 when the shape is invalid).
+    public var elementCount: Int { ShapeArithmetic.elementCount(shape) ?? 0 }
 }
 
 /// One operation: what it computes and which tensors it reads and writes.

@@ -40,7 +40,7 @@ public final class NeuralNetwork {
         var shapes = [[Int]?](repeating: nil, count: tensors.count)
         for (index, tensor) in tensors.enumerated() {
             guard let constant = tensor.constant else { continue }
-            guard tensor.shape.allSatisfy({ $0 >= 0 }), tensor.elementCount == constant.count else {
+            guard ShapeArithmetic.elementCount(tensor.shape) == constant.count else {
                 throw fail("constant \(tensorName(index)) has \(constant.count) values for shape \(tensor.shape)")
             }
             shapes[index] = tensor.shape
@@ -48,7 +48,7 @@ public final class NeuralNetwork {
         for index in graph.inputs {
             let shape = tensors[index].shape
             guard tensors[index].constant == nil, !shape.isEmpty, shape.allSatisfy({ $0 > 0 }),
-                  shape.reduce(1, { $0.multipliedReportingOverflow(by: $1).overflow ? Int.max : $0 * $1 }) < 1 << 28
+                  ShapeArithmetic.elementCount(shape).map({ $0 < 1 << 28 }) == true
             else { throw fail("input \(tensorName(index)) has unusable shape \(shape)") }
             shapes[index] = shape
         }
@@ -76,7 +76,7 @@ public final class NeuralNetwork {
             } catch let issue as GraphIssue {
                 throw fail("operation \(step) -> \(tensorName(output)): \(issue.reason)")
             }
-            guard shape.allSatisfy({ $0 > 0 }), shape.reduce(1, *) < 1 << 28 else {
+            guard shape.allSatisfy({ $0 > 0 }), ShapeArithmetic.elementCount(shape).map({ $0 < 1 << 28 }) == true else {
                 throw fail("operation \(step) gives unusable shape \(shape)")
             }
             let declared = tensors[output].shape

@@ -35,6 +35,7 @@ enum ShapeInference {
                                 parameters.padding.left + parameters.padding.right), filter[3]]
         case .add, .prelu:
             let a = try input(0), b = try input(1)
+            guard ShapeArithmetic.elementCount(b) != nil else { throw GraphIssue("bad shape \(b)") }
             guard broadcastPeriod(of: b, over: a) != nil else {
                 throw GraphIssue("shapes \(a) and \(b) cannot be combined element-wise")
             }
@@ -57,10 +58,9 @@ enum ShapeInference {
             let data = try input(0)
             let count = data.reduce(1, *)
             let known = target.filter { $0 != -1 }
-            guard target.filter({ $0 == -1 }).count <= 1, known.allSatisfy({ $0 >= 0 }) else {
+            guard target.filter({ $0 == -1 }).count <= 1, let product = ShapeArithmetic.elementCount(known) else {
                 throw GraphIssue("bad reshape target \(target)")
             }
-            let product = known.reduce(1, *)
             if known.count == target.count {
                 guard product == count else { throw GraphIssue("cannot reshape \(data) to \(target)") }
                 return target

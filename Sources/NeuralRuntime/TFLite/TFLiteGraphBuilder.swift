@@ -200,8 +200,7 @@ struct TFLiteGraphBuilder {
     /// The values of a float32 or float16 constant, checked against its shape.
     private func floats(_ range: Range<Int>, tensor: FileTensor) throws -> [Float] {
         let width = tensor.type == TFLiteBuiltin.float16 ? 2 : 4
-        let count = tensor.shape.reduce(1, *)
-        guard range.count == count * width else {
+        guard let count = ShapeArithmetic.elementCount(tensor.shape), range.count == count * width else {
             throw malformed("tensor '\(tensor.name)' has \(range.count) bytes for shape \(tensor.shape)")
         }
         let bytes = reader.bytes
