@@ -25,7 +25,8 @@ public final class NeuralNetwork {
     private let outputPointers: [UnsafeMutablePointer<Float>]
 
     /// Checks `graph`, infers every shape, plans the arena and prepares the kernels.
-    public init(graph: GraphDescription) throws {
+    public init(graph original: GraphDescription) throws {
+        let graph = GraphOptimizer.fuseActivations(original)
         name = graph.name
         let tensors = graph.tensors
         func fail(_ reason: String) -> NeuralRuntimeError { .invalidGraph(model: graph.name, reason: reason) }
@@ -141,6 +142,9 @@ public final class NeuralNetwork {
     public func output(_ index: Int = 0) -> UnsafeBufferPointer<Float> {
         UnsafeBufferPointer(start: outputPointers[index], count: outputShapes[index].reduce(1, *))
     }
+
+    /// The prepared steps, for `profileKernels`.
+    var stepsForProfiling: [NetworkStep] { steps }
 
     /// Runs every operation once on the current inputs.
     public func run() {

@@ -23,7 +23,7 @@ struct MaxPoolKernel {
                         var best = Float8(repeating: -.infinity)
                         for iy in yStart..<max(yStart, yEnd) {
                             for ix in xStart..<max(xStart, xEnd) {
-                                best = pointwiseMax(best, load8(image + (iy * inW + ix) * channels + c))
+                                best = maximum(best, load8(image + (iy * inW + ix) * channels + c))
                             }
                         }
                         store8(clamp.apply(best), destination + c)

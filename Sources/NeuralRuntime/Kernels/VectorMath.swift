@@ -13,6 +13,12 @@ func store8(_ value: Float8, _ pointer: UnsafeMutablePointer<Float>) {
     UnsafeMutableRawPointer(pointer).storeBytes(of: value, as: Float8.self)
 }
 
+/// The lane-wise maximum (compare and blend, which vectorises; `pointwiseMax` does not).
+@inline(__always)
+func maximum(_ a: Float8, _ b: Float8) -> Float8 {
+    a.replacing(with: b, where: a .< b)
+}
+
 /// Stores the first `count` (< 8) lanes of `value`.
 @inline(__always)
 func storePartial(_ value: Float8, _ pointer: UnsafeMutablePointer<Float>, count: Int) {
@@ -38,7 +44,10 @@ struct ClampRange {
 
     @inline(__always)
     func apply(_ value: Float8) -> Float8 {
-        pointwiseMin(pointwiseMax(value, Float8(repeating: lower)), Float8(repeating: upper))
+        // Compare-and-blend compiles to two vector instructions; pointwiseMin/Max does not vectorise.
+        let low = Float8(repeating: lower), high = Float8(repeating: upper)
+        let raised = value.replacing(with: low, where: value .< low)
+        return raised.replacing(with: high, where: raised .> high)
     }
 
     @inline(__always)
