@@ -44,6 +44,9 @@ let package = Package(
         // Times the runtime on the BlazeFace models (run through scripts/bench-blazeface).
         .executableTarget(name: "runtime-bench", dependencies: ["NeuralRuntime"], path: "Benchmarks/runtime-bench",
                           swiftSettings: vectorSettings),
+        // Prints BlazeFace detections for raw BGRA images (run through scripts/eval-blazeface).
+        .executableTarget(name: "blazeface-eval", dependencies: ["Detection", "FaceCore"],
+                          path: "Benchmarks/blazeface-eval"),
     ],
     swiftLanguageModes: [.v6]
 )
