@@ -1,9 +1,20 @@
 import Foundation
+#if canImport(Glibc)
+import Glibc
+#endif
 import NeuralRuntime
 
 // Median milliseconds per inference of the in-project runtime on each model given on the
-// command line: runtime-bench MODEL.tflite... [--runs N] [--profile]. Prints "name median_ms" per
-// model; --profile adds the median time per kernel kind.
+// command line: runtime-bench MODEL.tflite... [--runs N] [--profile]. Prints "name wall_ms cpu_ms"
+// per model (medians of wall-clock and of this thread's CPU time, which other processes on a
+// shared machine do not inflate); --profile adds the median time per kernel kind.
+
+/// This thread's CPU time in milliseconds.
+func threadMilliseconds() -> Double {
+    var now = timespec()
+    clock_gettime(CLOCK_THREAD_CPUTIME_ID, &now)
+    return Double(now.tv_sec) * 1e3 + Double(now.tv_nsec) / 1e6
+}
 
 var paths: [String] = []
 var runs = 200
@@ -29,16 +40,19 @@ for path in paths {
         let input = network.input(0)
         for i in 0..<input.count { input[i] = Float((i * 7919) % 256) / 127.5 - 1 }
         for _ in 0..<max(3, runs / 10) { network.run() }
-        var times: [Double] = []
+        var times: [Double] = [], cpuTimes: [Double] = []
         times.reserveCapacity(runs)
+        cpuTimes.reserveCapacity(runs)
         for _ in 0..<runs {
-            let start = DispatchTime.now().uptimeNanoseconds
+            let start = DispatchTime.now().uptimeNanoseconds, cpuStart = threadMilliseconds()
             network.run()
+            cpuTimes.append(threadMilliseconds() - cpuStart)
             times.append(Double(DispatchTime.now().uptimeNanoseconds - start) / 1e6)
         }
         times.sort()
+        cpuTimes.sort()
         let name = ((path as NSString).lastPathComponent as NSString).deletingPathExtension
-        print(String(format: "%@ %.3f", name, times[times.count / 2]))
+        print(String(format: "%@ %.3f %.3f", name, times[times.count / 2], cpuTimes[runs / 2]))
         if profile {
             for (kernel, milliseconds) in network.profileKernels(runs: runs) {
                 print(String(format: "    %-18@ %.3f ms", kernel, milliseconds))

@@ -119,6 +119,24 @@ final class OperationTests: XCTestCase {
         assertClose(r2.values, referenceConv(input, shape, filter5, [24, 5, 5, 3], bias5, same, outH: 5, outW: 4))
     }
 
+    func testGeneralConvRowTiles() throws {
+        // Wide rows give runs of 4 interior pixels (the tiled path) plus edge pixels; 24 output
+        // channels give a 16-wide block and an 8-wide block.
+        let shape = [1, 5, 21, 3]
+        let input = ramp(5 * 21 * 3)
+        for stride in [1, 2] {
+            let filter = ramp(24 * 3 * 3 * 3, scale: 0.03), bias = ramp(24)
+            let p = ConvolutionParameters(strideH: stride, strideW: stride, padding: .same(
+                inputHeight: 5, inputWidth: 21, kernelHeight: 3, kernelWidth: 3, strideH: stride, strideW: stride),
+                                          activation: .relu6)
+            let result = try run(.conv2D(p), input: input, shape: shape, constants: [([24, 3, 3, 3], filter), ([24], bias)])
+            let outH = (5 + stride - 1) / stride, outW = (21 + stride - 1) / stride
+            XCTAssertEqual(result.shape, [1, outH, outW, 24])
+            assertClose(result.values, referenceConv(input, shape, filter, [24, 3, 3, 3], bias, p, outH: outH, outW: outW)
+                .map { min(6, max(0, $0)) })
+        }
+    }
+
     // MARK: Depthwise
 
     func testDepthwiseByHand() throws {
@@ -307,6 +325,31 @@ final class OperationTests: XCTestCase {
         _ = network.input(0).update(from: input)
         network.run()
         assertClose(Array(network.output(0)), input.map { max(0, $0) })
+    }
+
+    func testStandaloneReluIsFusedUnlessItsInputIsAlsoRead() throws {
+        // in -> add(in, in) -> t1 -> relu -> out1; t1 is also an output, so that relu stays separate.
+        // in -> conv -> t3 -> relu -> out2: fused into the convolution.
+        let tensors = [TensorDescription(name: "in", shape: [1, 1, 2, 1]), TensorDescription(name: "t1", shape: []),
+                       TensorDescription(name: "out1", shape: []), TensorDescription(name: "w", shape: [1, 1, 1, 1],
+                                                                                     constant: [-1]),
+                       TensorDescription(name: "t3", shape: []), TensorDescription(name: "out2", shape: [])]
+        let operations = [OperationDescription(kind: .add(.none), inputs: [0, 0], outputs: [1]),
+                          OperationDescription(kind: .activation(.relu), inputs: [1], outputs: [2]),
+                          OperationDescription(kind: .conv2D(ConvolutionParameters()), inputs: [0, 3, -1], outputs: [4]),
+                          OperationDescription(kind: .activation(.relu6), inputs: [4], outputs: [5])]
+        let graph = GraphDescription(tensors: tensors, operations: operations, inputs: [0], outputs: [1, 2, 5],
+                                     name: "fusion")
+        let fused = GraphOptimizer.fuseActivations(graph)
+        XCTAssertEqual(fused.operations.count, 3)
+        XCTAssertEqual(fused.operations[2].kind, .conv2D(ConvolutionParameters(activation: .relu6)))
+        XCTAssertEqual(fused.operations[2].outputs, [5])
+        let network = try NeuralNetwork(graph: graph)
+        _ = network.input(0).update(from: [-3, 8])
+        network.run()
+        assertClose(Array(network.output(0)), [-6, 16])
+        assertClose(Array(network.output(1)), [0, 16])
+        assertClose(Array(network.output(2)), [3, 0])
     }
 
     func testPlannerNeverOverlapsLiveTensors() {

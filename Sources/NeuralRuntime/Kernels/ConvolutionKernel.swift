@@ -13,6 +13,8 @@ struct ConvolutionKernel {
     let kernelH: Int, kernelW: Int
     let parameters: ConvolutionParameters
     let clamp: ClampRange
+    /// Eight floats for storing a partial vector.
+    let scratch: UnsafeMutablePointer<Float>
 
     /// Packs `filter` ([Cout][KH][KW][Cin]) and `biasValues` into `storage`.
     init(input: UnsafePointer<Float>, output: UnsafeMutablePointer<Float>, inputShape: [Int], outputShape: [Int],
@@ -35,6 +37,7 @@ struct ConvolutionKernel {
         bias = UnsafePointer(biasBuffer)
         self.parameters = parameters
         clamp = ClampRange(parameters.activation)
+        scratch = storage.allocate(8)
     }
 
     func run() {
@@ -93,6 +96,33 @@ struct ConvolutionKernel {
         store(a30, a31, pixel: p + 3, channel: co)
     }
 
+    /// Four neighbouring output pixels x 16 channels of a KxK convolution: for each valid kernel
+    /// row, the row's taps are one contiguous run of `rowTaps` floats per pixel.
+    @inline(__always)
+    private func rowTile4x16(origin: UnsafePointer<Float>, pixelStride: Int, kyRange: Range<Int>, rowTaps: Int,
+                             pixel p: Int, channel co: Int) {
+        let b0 = load8(bias + co), b1 = load8(bias + co + 8)
+        var a00 = b0, a01 = b1, a10 = b0, a11 = b1, a20 = b0, a21 = b1, a30 = b0, a31 = b1
+        for ky in kyRange {
+            let x0 = origin + ky * inW * inC, x1 = x0 + pixelStride, x2 = x1 + pixelStride, x3 = x2 + pixelStride
+            var w = weights + ky * rowTaps * paddedOut + co
+            for k in 0..<rowTaps {
+                let w0 = load8(w), w1 = load8(w + 8)
+                let v0 = Float8(repeating: x0[k]), v1 = Float8(repeating: x1[k])
+                let v2 = Float8(repeating: x2[k]), v3 = Float8(repeating: x3[k])
+                a00 = a00.addingProduct(v0, w0); a01 = a01.addingProduct(v0, w1)
+                a10 = a10.addingProduct(v1, w0); a11 = a11.addingProduct(v1, w1)
+                a20 = a20.addingProduct(v2, w0); a21 = a21.addingProduct(v2, w1)
+                a30 = a30.addingProduct(v3, w0); a31 = a31.addingProduct(v3, w1)
+                w += paddedOut
+            }
+        }
+        store(a00, a01, pixel: p, channel: co)
+        store(a10, a11, pixel: p + 1, channel: co)
+        store(a20, a21, pixel: p + 2, channel: co)
+        store(a30, a31, pixel: p + 3, channel: co)
+    }
+
     /// One pixel, eight output channels, over `taps` contiguous inputs (1x1 case).
     @inline(__always)
     private func row1x8(source: UnsafePointer<Float>, taps: Int, channel co: Int, pixel p: Int) {
@@ -118,20 +148,58 @@ struct ConvolutionKernel {
         if co + 8 <= outC {
             store8(clamped, destination)
         } else {
-            storePartial(clamped, destination, count: outC - co)
+            storePartial(clamped, destination, count: outC - co, scratch: scratch)
         }
     }
 
     /// General convolution: for each output pixel, sum the valid taps directly from the input.
+    /// Without dilation, the taps of one kernel row are contiguous in both the input row and the
+    /// packed weights, so runs of 4 interior pixels go through the same 4x16 tile as 1x1 convolutions.
     private func direct() {
         let sh = parameters.strideH, sw = parameters.strideW
         let dh = parameters.dilationH, dw = parameters.dilationW
         let tapStride = inC * paddedOut
+        let padLeft = parameters.padding.left
+        // Output columns whose kernel lies inside the image horizontally.
+        let interiorStart = min(outW, (padLeft + sw - 1) / sw)
+        let interiorEnd = dw == 1 ? max(interiorStart, min(outW, (inW - kernelW + padLeft) / sw + 1)) : interiorStart
+        let rowTaps = kernelW * inC
         for n in 0..<batch {
             let image = input + n * inH * inW * inC
             for oy in 0..<outH {
                 let iy0 = oy * sh - parameters.padding.top
-                for ox in 0..<outW {
+                var tiled = interiorStart
+                if dh == 1 {
+                    let kyStart = max(0, -iy0), kyEnd = min(kernelH, inH - iy0)
+                    while tiled + 4 <= interiorEnd {
+                        let p = (n * outH + oy) * outW + tiled
+                        let origin = image + (iy0 * inW + tiled * sw - padLeft) * inC
+                        var co = 0
+                        while co < paddedOut {
+                            if co + 16 <= paddedOut {
+                                rowTile4x16(origin: origin, pixelStride: sw * inC, kyRange: kyStart..<kyEnd,
+                                            rowTaps: rowTaps, pixel: p, channel: co)
+                                co += 16
+                            } else {
+                                for r in 0..<4 {
+                                    var acc = load8(bias + co)
+                                    for ky in kyStart..<max(kyStart, kyEnd) {
+                                        let source = origin + (ky * inW + r * sw) * inC
+                                        var w = weights + ky * kernelW * tapStride + co
+                                        for k in 0..<rowTaps {
+                                            acc = acc.addingProduct(Float8(repeating: source[k]), load8(w))
+                                            w += paddedOut
+                                        }
+                                    }
+                                    store8Clamped(acc, pixel: p + r, channel: co)
+                                }
+                                co += 8
+                            }
+                        }
+                        tiled += 4
+                    }
+                }
+                for ox in 0..<outW where ox < interiorStart || ox >= tiled {
                     let ix0 = ox * sw - parameters.padding.left
                     let p = (n * outH + oy) * outW + ox
                     var co = 0

@@ -11,6 +11,8 @@ struct DepthwiseConvolutionKernel {
     let kernelH: Int, kernelW: Int, multiplier: Int
     let parameters: ConvolutionParameters
     let clamp: ClampRange
+    /// Eight floats for storing a partial vector.
+    let scratch: UnsafeMutablePointer<Float>
     /// Zeros standing in for input rows above or below the image (3x3 fast path).
     let zeroRow: UnsafePointer<Float>
 
@@ -35,6 +37,7 @@ struct DepthwiseConvolutionKernel {
         bias = UnsafePointer(biasBuffer)
         self.parameters = parameters
         clamp = ClampRange(parameters.activation)
+        scratch = storage.allocate(8)
         zeroRow = UnsafePointer(storage.allocate(inW * inC + 16))
     }
 
@@ -87,7 +90,7 @@ struct DepthwiseConvolutionKernel {
                         acc = acc.addingProduct(load8(p2 + 2 * inC), w22)
                         let destination = destinationRow + ox * outC + c
                         if partial {
-                            storePartial(clamp.apply(acc), destination, count: outC - c)
+                            storePartial(clamp.apply(acc), destination, count: outC - c, scratch: scratch)
                         } else {
                             store8(clamp.apply(acc), destination)
                         }
@@ -104,7 +107,7 @@ struct DepthwiseConvolutionKernel {
                         }
                         let destination = destinationRow + ox * outC + c
                         if partial {
-                            storePartial(clamp.apply(acc), destination, count: outC - c)
+                            storePartial(clamp.apply(acc), destination, count: outC - c, scratch: scratch)
                         } else {
                             store8(clamp.apply(acc), destination)
                         }

@@ -19,10 +19,21 @@ func maximum(_ a: Float8, _ b: Float8) -> Float8 {
     a.replacing(with: b, where: a .< b)
 }
 
-/// Stores the first `count` (< 8) lanes of `value`.
+/// Stores the first `count` (< 8) lanes of `value` by way of `scratch` (8 floats). The vector
+/// goes to memory whole and the lanes are copied out of line: extracting lanes inside a hot loop
+/// (or passing the vector to a function) makes the optimiser split the loop's vectors into halves
+/// or scalars.
 @inline(__always)
-func storePartial(_ value: Float8, _ pointer: UnsafeMutablePointer<Float>, count: Int) {
-    for lane in 0..<count { pointer[lane] = value[lane] }
+func storePartial(_ value: Float8, _ pointer: UnsafeMutablePointer<Float>, count: Int,
+                  scratch: UnsafeMutablePointer<Float>) {
+    store8(value, scratch)
+    copyFloats(scratch, pointer, count: count)
+}
+
+/// Copies `count` floats; out of line on purpose (see `storePartial`).
+@inline(never)
+func copyFloats(_ source: UnsafePointer<Float>, _ destination: UnsafeMutablePointer<Float>, count: Int) {
+    destination.update(from: source, count: count)
 }
 
 /// The clamp range an activation applies: `min(max(x, lower), upper)`.
