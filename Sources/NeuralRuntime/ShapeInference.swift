@@ -1,9 +1,3 @@
-/// A problem found while checking a graph; the network wraps it with the model's name.
-struct GraphIssue: Error {
-    let reason: String
-    init(_ reason: String) { self.reason = reason }
-}
-
 /// Output shapes of each operation kind, checked against its inputs.
 enum ShapeInference {
     /// The output shape of `kind` for these input shapes (`nil` for an absent optional input).
