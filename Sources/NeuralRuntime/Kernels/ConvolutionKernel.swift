@@ -32,9 +32,7 @@ struct ConvolutionKernel {
             for tap in 0..<taps { packed[tap * paddedOut + co] = filter[co * taps + tap] }
         }
         weights = UnsafePointer(packed)
-        let biasBuffer = storage.allocate(paddedOut)
-        if let biasValues { for co in 0..<outC { biasBuffer[co] = biasValues[co] } }
-        bias = UnsafePointer(biasBuffer)
+        bias = storage.paddedCopy(biasValues, count: outC, paddedCount: paddedOut)
         self.parameters = parameters
         clamp = ClampRange(parameters.activation)
         scratch = storage.allocate(8)
@@ -74,26 +72,10 @@ struct ConvolutionKernel {
         }
     }
 
+    /// Four pixels x 16 channels of the 1x1 product: the KxK tile with one kernel row.
     @inline(__always)
     private func tile4x16(pixel p: Int, channel co: Int) {
-        let b0 = load8(bias + co), b1 = load8(bias + co + 8)
-        var a00 = b0, a01 = b1, a10 = b0, a11 = b1, a20 = b0, a21 = b1, a30 = b0, a31 = b1
-        let x0 = input + p * inC, x1 = x0 + inC, x2 = x1 + inC, x3 = x2 + inC
-        var w = weights + co
-        for k in 0..<inC {
-            let w0 = load8(w), w1 = load8(w + 8)
-            let v0 = Float8(repeating: x0[k]), v1 = Float8(repeating: x1[k])
-            let v2 = Float8(repeating: x2[k]), v3 = Float8(repeating: x3[k])
-            a00 = a00.addingProduct(v0, w0); a01 = a01.addingProduct(v0, w1)
-            a10 = a10.addingProduct(v1, w0); a11 = a11.addingProduct(v1, w1)
-            a20 = a20.addingProduct(v2, w0); a21 = a21.addingProduct(v2, w1)
-            a30 = a30.addingProduct(v3, w0); a31 = a31.addingProduct(v3, w1)
-            w += paddedOut
-        }
-        store(a00, a01, pixel: p, channel: co)
-        store(a10, a11, pixel: p + 1, channel: co)
-        store(a20, a21, pixel: p + 2, channel: co)
-        store(a30, a31, pixel: p + 3, channel: co)
+        rowTile4x16(origin: input + p * inC, pixelStride: inC, kyRange: 0..<1, rowTaps: inC, pixel: p, channel: co)
     }
 
     /// Four neighbouring output pixels x 16 channels of a KxK convolution: for each valid kernel

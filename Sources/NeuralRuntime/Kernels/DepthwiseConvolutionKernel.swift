@@ -32,9 +32,7 @@ struct DepthwiseConvolutionKernel {
             for c in 0..<outC { packed[tap * paddedOut + c] = filter[tap * outC + c] }
         }
         weights = UnsafePointer(packed)
-        let biasBuffer = storage.allocate(paddedOut)
-        if let biasValues { for c in 0..<outC { biasBuffer[c] = biasValues[c] } }
-        bias = UnsafePointer(biasBuffer)
+        bias = storage.paddedCopy(biasValues, count: outC, paddedCount: paddedOut)
         self.parameters = parameters
         clamp = ClampRange(parameters.activation)
         scratch = storage.allocate(8)

@@ -23,6 +23,13 @@ final class FloatStorage {
         return pointer
     }
 
+    /// The first `count` of `values` (zeros when nil) followed by zeros up to `paddedCount`.
+    func paddedCopy(_ values: [Float]?, count: Int, paddedCount: Int) -> UnsafePointer<Float> {
+        let pointer = allocate(paddedCount)
+        if let values { for index in 0..<min(count, values.count) { pointer[index] = values[index] } }
+        return UnsafePointer(pointer)
+    }
+
     deinit {
         for block in blocks { UnsafeMutableRawPointer(block).deallocate() }
     }
