@@ -65,6 +65,20 @@ final class BlazeFaceDetectorTests: XCTestCase {
         XCTAssertEqual(faces.first?.bounds.width ?? 0, 3 * reference[3], accuracy: 0.06 * 3 * reference[3])
     }
 
+    func testFaceFoundInFrameSmallerThanTheInput() throws {
+        // Half size (109x128): the letterbox is upsampled to 128 or 192 pixels.
+        let face = try DetectionTestSupport.loadPPM(try DetectionTestSupport.fixtureURL("grace_hopper.ppm"))
+        let small = face.downscaled(by: 2)
+        for variant in ["short", "full"] {
+            let reference = try DetectionTestSupport.referenceRows(variant: variant)[0]
+            let faces = try detector(variant).detect(in: small)
+            XCTAssertEqual(faces.count, 1, variant)
+            let tolerance = 0.1 * reference[3] / 2
+            XCTAssertEqual(faces.first?.bounds.center.x ?? 0, (reference[1] + reference[3] / 2) / 2, accuracy: tolerance)
+            XCTAssertEqual(faces.first?.bounds.center.y ?? 0, (reference[2] + reference[4] / 2) / 2, accuracy: tolerance)
+        }
+    }
+
     func testNoFaceInSyntheticFrame() throws {
         let frame = BGRAImage(width: 320, height: 240)
         for y in 0..<240 {
