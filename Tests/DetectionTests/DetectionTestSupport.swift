@@ -26,10 +26,15 @@ enum DetectionTestSupport {
         var description: String { "BlazeFace models not found: run scripts/setup or set FACETRACK_MODELS" }
     }
 
+    struct MissingFixture: Error, CustomStringConvertible {
+        let name: String
+        var description: String { "fixture \(name) missing: run scripts/reference/blazeface_reference.py fixture" }
+    }
+
     /// The URL of a file in Tests/DetectionTests/Fixtures.
     static func fixtureURL(_ name: String) throws -> URL {
         guard let url = Bundle.module.url(forResource: name, withExtension: nil, subdirectory: "Fixtures") else {
-            throw MissingModels()
+            throw MissingFixture(name: name)
         }
         return url
     }

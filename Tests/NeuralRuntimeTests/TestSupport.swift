@@ -17,7 +17,16 @@ enum TestSupport {
             let path = (candidate as NSString).appendingPathComponent(file)
             if FileManager.default.fileExists(atPath: path) { return path }
         }
-        throw XCTSkip("model \(file) not found in \(candidates): run scripts/setup or set FACETRACK_MODELS")
+        throw MissingModel(file: file, searched: candidates)
+    }
+
+    /// A model the tests need is not installed (CI runs scripts/setup before the tests).
+    struct MissingModel: Error, CustomStringConvertible {
+        let file: String
+        let searched: [String]
+        var description: String {
+            "model \(file) not found in \(searched.joined(separator: ", ")): run scripts/setup or set FACETRACK_MODELS"
+        }
     }
 
     /// A float32 little-endian fixture from Tests/NeuralRuntimeTests/Fixtures.

@@ -7,14 +7,16 @@ struct BlazeFaceInputSampler {
     /// Network input side.
     let size: Int
 
-    /// One input column or row: source index pair and weight, or nil where the letterbox is black.
+    /// One input column or row: the two source indices and the weight of the second (a nil tap
+    /// marks the letterbox's black bars).
     private struct Tap {
         let lower: Int
         let upper: Int
         let weight: Float
     }
 
-    /// The integer shrink factor used for a frame whose longer side is `side` and shorter `short`.
+    /// The integer shrink factor for a frame: about half the ratio of its longer side to the input
+    /// side (so at least two source pixels remain per input pixel), never more than either side.
     func shrinkFactor(width: Int, height: Int) -> Int {
         max(1, min(max(width, height) / (2 * size), width, height))
     }
