@@ -3,17 +3,18 @@ import FaceCore
 /// The detectors `--detector` can name, and how to build one.
 public enum DetectorCatalog {
     /// Every name `--detector` accepts, `none` included.
-    public static let names: [String] = ["none"]
+    public static let names: [String] = ["blazeface", "none"]
 
     /// The detector used when `--detector` is not given: the first name that `--accuracy` picks,
-    /// else the default.
+    /// else the default. BlazeFace serves every accuracy for now (`low` and `high` alike).
     public static func defaultName(accuracy: DetectorAccuracy?) -> String {
-        "none"
+        "blazeface"
     }
 
     /// The confidence threshold a detector uses when `--threshold` is not given.
     public static func defaultThreshold(name: String, configuration: DetectorConfiguration) -> Double {
         switch name {
+        case "blazeface": return ((try? BlazeFaceDetector.variant(for: configuration)) ?? .full).defaultThreshold
         default: return 0.5
         }
     }
@@ -24,6 +25,8 @@ public enum DetectorCatalog {
         switch name {
         case "none":
             return nil
+        case "blazeface":
+            return try BlazeFaceDetector(configuration: configuration)
         default:
             throw DetectorCatalogError.unknown(name)
         }

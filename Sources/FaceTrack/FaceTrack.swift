@@ -4,3 +4,4 @@
 @_exported import Pipeline
 @_exported import Tracking
 @_exported import Rendering
+@_exported import NeuralRuntime
