@@ -31,13 +31,42 @@ enum ProcessCommand {
       facetrack process street.mp4 -o street-anon.mp4 --anonymize blur --overlay none
     """
 
+    /// The command: parses, runs, prints the summary; returns the exit status.
     static func run(_ raw: [String]) throws -> Int32 {
+        if raw.contains("--help") || raw.contains("-h") { print(help); return 0 }
+        let quiet = raw.contains("--quiet") || raw.contains("-q")
+        let summary = try execute(raw, progress: !quiet, interruptible: true)
+        if let readError = summary.readError {
+            Console.warn("\(summary.input): \(readError); the outputs hold the frames read")
+        }
+        if !quiet { Console.info(describe(summary.processing)) }
+        if summary.processing.interrupted {
+            let at = summary.processing.lastTime.map { String(format: " (%.3f s)", $0) } ?? ""
+            Console.warn("interrupted: stopped after frame \(max(0, summary.processing.frames - 1))\(at); outputs hold the frames done")
+            return 130
+        }
+        return 0
+    }
+
+    /// What one `process` run did, for callers that run it for many files (batch, check).
+    struct Outcome {
+        /// The input path.
+        let input: String
+        /// The pipeline's summary.
+        let processing: ProcessingSummary
+        /// Set when the input ended early.
+        var readError: String? { processing.readError }
+    }
+
+    /// Parses `process` arguments (INPUT and options, as on the command line) and runs the
+    /// pipeline, printing nothing but progress. Throws `UsageError` for bad arguments and the
+    /// pipeline's errors otherwise. `interruptible` installs the SIGINT handler.
+    static func execute(_ raw: [String], progress: Bool, interruptible: Bool) throws -> Outcome {
         let arguments = try Arguments(
             raw,
             valued: DetectorOptions.valued.union(TrackingOptions.valued).union(OverlayOptions.valued)
                 .union(["--output", "--csv", "--crf", "--preset", "--codec", "--threads"]),
             flags: TrackingOptions.flags.union(["--quiet", "--help"]), aliases: ["-o": "--output", "-h": "--help", "-q": "--quiet"])
-        if arguments.has("--help") { print(help); return 0 }
         guard arguments.positionals.count == 1 else {
             throw UsageError(arguments.positionals.isEmpty ? "process needs an INPUT file" : "process takes one INPUT file (got \(arguments.positionals.count))")
         }
@@ -53,8 +82,7 @@ enum ProcessCommand {
             input: arguments.positionals[0], output: arguments.string("--output"), csvPath: arguments.string("--csv"),
             encoder: encoder, threads: encoder.threads, maxFaces: detector.maxFaces,
             detectEvery: tracking.detectEvery)
-        let quiet = arguments.has("--quiet")
-        if options.output == nil && options.csvPath == nil && !quiet {
+        if options.output == nil && options.csvPath == nil && !arguments.has("--quiet") {
             Console.warn("no -o or --csv given: faces are counted but nothing is written")
         }
 
@@ -66,20 +94,11 @@ enum ProcessCommand {
         let factory = detector
         let processor = try VideoProcessor(options: options, detectorFactory: { try factory.makeDetector() },
                                            tracker: tracker, renderer: overlays.makeRenderer(), observer: outputs.observe)
-        let interrupt = Console.onInterrupt { processor.requestStop() }
-        defer { interrupt.cancel() }
-        let summary = try processor.run(progress: !quiet)
+        let interrupt = interruptible ? Console.onInterrupt { processor.requestStop() } : nil
+        defer { interrupt?.cancel() }
+        let summary = try processor.run(progress: progress)
         try outputs.finish(tracker: tracker)
-        if let readError = summary.readError {
-            Console.warn("\(options.input): \(readError); the outputs hold the frames read")
-        }
-        if !quiet { Console.info(describe(summary)) }
-        if summary.interrupted {
-            let at = summary.lastTime.map { String(format: " (%.3f s)", $0) } ?? ""
-            Console.warn("interrupted: stopped after frame \(max(0, summary.frames - 1))\(at); outputs hold the frames done")
-            return 130
-        }
-        return 0
+        return Outcome(input: options.input, processing: summary)
     }
 
     /// The one summary line.
