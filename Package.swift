@@ -9,6 +9,10 @@ let vectorSettings: [SwiftSetting] = [.unsafeFlags(["-target-cpu", "haswell"])]
 let vectorSettings: [SwiftSetting] = []
 #endif
 
+// Modules with per-pixel and per-weight loops are optimised in debug builds too: unoptimised,
+// one BlazeFace inference takes over a second and the test suite would take many minutes.
+let hotLoopSettings: [SwiftSetting] = [.unsafeFlags(["-O"], .when(configuration: .debug))]
+
 let package = Package(
     name: "FaceTrack",
     products: [
@@ -23,17 +27,17 @@ let package = Package(
             providers: [.apt(["libavformat-dev", "libavcodec-dev", "libswscale-dev", "libavutil-dev"])]
         ),
         // Shared value types: images, face observations, the detector protocol.
-        .target(name: "FaceCore"),
+        .target(name: "FaceCore", swiftSettings: hotLoopSettings),
         // Owning wrappers over FFmpeg: demux, decode, scale, encode, mux.
         .target(name: "MediaIO", dependencies: ["CFFmpeg", "FaceCore"]),
         // The face detectors behind the `FaceDetector` protocol.
-        .target(name: "Detection", dependencies: ["FaceCore", "NeuralRuntime"]),
+        .target(name: "Detection", dependencies: ["FaceCore", "NeuralRuntime"], swiftSettings: hotLoopSettings),
         // A small float32 NHWC neural-network runtime with a TFLite reader (Foundation only).
-        .target(name: "NeuralRuntime", swiftSettings: vectorSettings),
+        .target(name: "NeuralRuntime", swiftSettings: vectorSettings + hotLoopSettings),
         // Multi-face tracking: Kalman + optimal IoU assignment, One Euro smoothing, MOT and summary output.
         .target(name: "Tracking", dependencies: ["FaceCore"]),
         // Overlays drawn on BGRA frames: boxes, eye markers and sprites, labels, anonymisation.
-        .target(name: "Rendering", dependencies: ["FaceCore"]),
+        .target(name: "Rendering", dependencies: ["FaceCore"], swiftSettings: hotLoopSettings),
         // Dispatch stages from decoded frame to encoded packet, and the CSV writer.
         .target(name: "Pipeline", dependencies: ["FaceCore", "MediaIO"]),
         // The public library: one import for other Swift programs.
