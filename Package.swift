@@ -41,7 +41,7 @@ let package = Package(
         // The public library: one import for other Swift programs.
         .target(name: "FaceTrack", dependencies: ["FaceCore", "MediaIO", "Detection", "Tracking", "Rendering", "Pipeline", "NeuralRuntime", "Evaluation"]),
         // The command-line tool.
-        .executableTarget(name: "facetrack", dependencies: ["FaceTrack"]),
+        .executableTarget(name: "facetrack", dependencies: ["FaceTrack", "Evaluation"]),
 
         // Helpers for tests: run ffmpeg and the built tool, make clips, temporary folders.
         .target(name: "TestSupport", path: "Tests/TestSupport"),

@@ -7,16 +7,27 @@ public struct Evaluator: Sendable {
     /// Minimum IoU for a predicted box to match a truth box (default 0.5).
     public var iouThreshold: Double
 
+    /// How far (seconds) a prediction's frame time may be from the truth's (both are written with 6 decimals).
+    public static let timeTolerance = 0.0005
+
     /// Creates an evaluator.
     public init(iouThreshold: Double = 0.5) { self.iouThreshold = iouThreshold }
 
     /// Evaluates `prediction` against `truth`. Throws when the prediction has a frame the truth
-    /// does not list (a prediction for another clip, or a truth file cut short).
+    /// does not list (a prediction for another clip, or a truth file cut short), or a frame whose
+    /// time differs from the truth's by more than `timeTolerance`.
     public func evaluate(truth: TrackTable, prediction: TrackTable) throws -> EvaluationResult {
         let stray = prediction.frames.subtracting(truth.frames)
         if let first = stray.min(by: { prediction.firstLine[$0, default: 0] < prediction.firstLine[$1, default: 0] }) {
             throw EvaluationError.unknownFrame(prediction.path, line: prediction.firstLine[first, default: 0], frame: first,
                                                truthFrames: Self.describe(truth.frames))
+        }
+        // Both list times: a frame whose times disagree means frames were dropped, doubled or shifted.
+        for frame in prediction.frames.sorted() {
+            if let expected = truth.times[frame], let time = prediction.times[frame], abs(expected - time) > Self.timeTolerance {
+                throw EvaluationError.badRow(prediction.path, line: prediction.firstLine[frame, default: 0],
+                                             reason: "frame \(frame) is at \(time) s, the truth's frame \(frame) at \(expected) s")
+            }
         }
         let truthByFrame = truth.rowsByFrame()
         let predictionByFrame = prediction.rowsByFrame()

@@ -15,13 +15,17 @@ public struct TrackTable: Sendable {
     public let frames: Set<Int>
     /// The first line listing each frame (for messages).
     public let firstLine: [Int: Int]
+    /// Each frame's time in seconds, where the file gives one.
+    public let times: [Int: Double]
 
     /// The columns a table must have.
     public static let requiredColumns = ["frame", "track_id", "x", "y", "width", "height", "confidence"]
 
     /// A table made in code.
-    public init(path: String = "<memory>", rows: [TrackRow], frames: Set<Int>? = nil, firstLine: [Int: Int] = [:]) {
+    public init(path: String = "<memory>", rows: [TrackRow], frames: Set<Int>? = nil, firstLine: [Int: Int] = [:],
+                times: [Int: Double] = [:]) {
         self.path = path
+        self.times = times
         self.rows = rows
         self.frames = frames ?? Set(rows.map(\.frame))
         var lines = firstLine
@@ -56,6 +60,8 @@ public struct TrackTable: Sendable {
         var rows: [TrackRow] = []
         var frames = Set<Int>()
         var firstLine: [Int: Int] = [:]
+        var times: [Int: Double] = [:]
+        var identities = Set<FrameTrack>()
         for (offset, line) in lines.enumerated().dropFirst() {
             let number = offset + 1
             if line.trimmingCharacters(in: .whitespacesAndNewlines).isEmpty { continue }
@@ -68,6 +74,12 @@ public struct TrackTable: Sendable {
                 throw EvaluationError.badRow(path, line: number, reason: "frame must be a whole number >= 0")
             }
             if frames.insert(frame).inserted { firstLine[frame] = number }
+            if let time = try reader.double("time") {
+                if let earlier = times[frame], abs(earlier - time) > 1e-6 {
+                    throw EvaluationError.badRow(path, line: number, reason: "frame \(frame) has time \(time), an earlier row says \(earlier)")
+                }
+                times[frame] = time
+            }
             let boxFields = ["x", "y", "width", "height"].map { reader.text($0) }
             if boxFields.allSatisfy(\.isEmpty) && reader.text("track_id").isEmpty { continue }
             guard let x = try reader.double("x"), let y = try reader.double("y"),
@@ -81,12 +93,15 @@ public struct TrackTable: Sendable {
             if requireIDs && trackID == nil {
                 throw EvaluationError.badRow(path, line: number, reason: "track_id is empty (truth rows need one)")
             }
+            if let trackID, !identities.insert(FrameTrack(frame: frame, track: trackID)).inserted {
+                throw EvaluationError.badRow(path, line: number, reason: "track_id \(trackID) appears twice in frame \(frame)")
+            }
             let confidence = try reader.double("confidence") ?? 1
             rows.append(TrackRow(frame: frame, trackID: trackID, box: Rect(x: x, y: y, width: width, height: height),
                                  confidence: confidence, leftEye: try reader.point("left_eye"),
                                  rightEye: try reader.point("right_eye"), line: number))
         }
-        return TrackTable(path: path, rows: rows, frames: frames, firstLine: firstLine)
+        return TrackTable(path: path, rows: rows, frames: frames, firstLine: firstLine, times: times)
     }
 
     /// The rows grouped by frame.
@@ -121,6 +136,12 @@ public struct TrackTable: Sendable {
         fields.append(field)
         return fields
     }
+}
+
+/// A frame index and a track ID.
+private struct FrameTrack: Hashable {
+    let frame: Int
+    let track: Int
 }
 
 /// Typed access to the fields of one row, with errors naming file, line and column.

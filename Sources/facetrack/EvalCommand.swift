@@ -1,3 +1,4 @@
+import Evaluation
 import FaceTrack
 import Foundation
 

@@ -149,6 +149,17 @@ final class EvaluatorTests: XCTestCase {
         XCTAssertTrue(r.table().contains("n/a"))
     }
 
+    func testShiftedFrameTimesAreAnError() throws {
+        let truth = try TrackTable.parse("frame,time,track_id,x,y,width,height,confidence\n0,0.00,1,0,0,10,10,1\n1,0.04,1,0,0,10,10,1\n",
+                                         path: "truth.csv")
+        let shifted = try TrackTable.parse("frame,time,track_id,x,y,width,height,confidence\n0,0.00,1,0,0,10,10,1\n1,0.08,1,0,0,10,10,1\n",
+                                           path: "pred.csv")
+        XCTAssertThrowsError(try Evaluator().evaluate(truth: truth, prediction: shifted)) { error in
+            XCTAssertEqual("\(error)", "pred.csv:3: frame 1 is at 0.08 s, the truth's frame 1 at 0.04 s")
+        }
+        XCTAssertEqual(try Evaluator().evaluate(truth: truth, prediction: truth).detection.truePositives, 2)
+    }
+
     func testPredictionFrameBeyondTruthIsAnError() throws {
         let truth = TrackTable(path: "truth.csv", rows: [TrackRow(frame: 0, trackID: 1, box: box(0))], frames: [0, 1])
         let prediction = try TrackTable.parse("frame,track_id,x,y,width,height,confidence\n1,1,0,0,10,10,0.9\n5,1,0,0,10,10,0.9\n",

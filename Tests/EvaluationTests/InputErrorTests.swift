@@ -54,6 +54,11 @@ final class InputErrorTests: XCTestCase {
         XCTAssertEqual(parseError(header + "\n0,0,1,1,2,3\n"), "t.csv:2: 6 fields, the header has 12")
     }
 
+    func testDuplicateTrackInOneFrameAndConflictingTimes() {
+        XCTAssertEqual(parseError(header + "\n0,0,1,1,2,3,4,1,,,,\n0,0,1,5,2,3,4,1,,,,\n"), "t.csv:3: track_id 1 appears twice in frame 0")
+        XCTAssertEqual(parseError(header + "\n0,0,1,1,2,3,4,1,,,,\n0,0.5,2,5,2,3,4,1,,,,\n"), "t.csv:3: frame 0 has time 0.5, an earlier row says 0.0")
+    }
+
     func testTruthNeedsTrackIDs() {
         XCTAssertEqual(parseError(header + "\n0,0,,1,2,30,40,1,,,,\n", requireIDs: true),
                        "t.csv:2: track_id is empty (truth rows need one)")
