@@ -75,7 +75,8 @@ enum CheckCommand {
     private static func runClip(_ entry: CheckManifest.Entry, csv: String) throws -> EvaluationResult {
         let truth = try TrackTable.load(path: entry.truth, requireIDs: true)
         do {
-            _ = try ProcessCommand.execute([entry.clip, "--csv", csv, "--quiet"] + entry.options, progress: false, interruptible: false)
+            // The check's own --csv comes last, so it wins over any in the manifest.
+            _ = try ProcessCommand.execute([entry.clip] + entry.options + ["--csv", csv, "--quiet"], progress: false, interruptible: false)
         } catch let usage as UsageError {
             throw CheckError.badOptions(entry.name, "\(usage)")
         }

@@ -76,6 +76,19 @@ final class CheckCommandTests: XCTestCase {
                       result.stderr)
     }
 
+    /// A clip that is not a video fails its case (an error in the JUnit report); the other cases still run.
+    func testUnreadableClipFailsItsCase() throws {
+        let folder = try TemporaryFolder()
+        try Data("not a video".utf8).write(to: URL(fileURLWithPath: folder.file("crossing.mp4")))
+        try "frame,track_id,x,y,width,height,confidence\n0,,,,,,\n".write(toFile: folder.file("t.csv"), atomically: true, encoding: .utf8)
+        let junit = folder.file("report.xml")
+        let result = try Tools.run(Tools.facetrack, ["check", try manifest(folder, truths: [("a", "t.csv"), ("b", "t.csv")]), "--junit", junit])
+        XCTAssertEqual(result.status, 1, result.stderr)
+        XCTAssertTrue(result.stdout.hasPrefix("FAIL a: ") && result.stdout.contains("\nFAIL b: "), result.stdout)
+        XCTAssertTrue(result.stdout.contains("check: 2 clips, 0 passed, 2 failed"), result.stdout)
+        XCTAssertTrue(try String(contentsOfFile: junit, encoding: .utf8).contains("errors=\"2\""))
+    }
+
     func testCheckRejectsMalformedManifest() throws {
         let folder = try TemporaryFolder()
         try "{\"clips\": [\n oops\n]}".write(toFile: folder.file("bad.json"), atomically: true, encoding: .utf8)
