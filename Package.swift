@@ -40,10 +40,12 @@ let package = Package(
         .target(name: "Rendering", dependencies: ["FaceCore"], swiftSettings: hotLoopSettings),
         // Dispatch stages from decoded frame to encoded packet, and the CSV writer.
         .target(name: "Pipeline", dependencies: ["FaceCore", "MediaIO"]),
+        // Scores face tracks against ground truth (detection and CLEAR MOT / IDF1 metrics), check manifests.
+        .target(name: "Evaluation", dependencies: ["FaceCore", "Tracking"]),
         // The public library: one import for other Swift programs.
-        .target(name: "FaceTrack", dependencies: ["FaceCore", "MediaIO", "Detection", "Tracking", "Rendering", "Pipeline", "NeuralRuntime"]),
+        .target(name: "FaceTrack", dependencies: ["FaceCore", "MediaIO", "Detection", "Tracking", "Rendering", "Pipeline", "NeuralRuntime", "Evaluation"]),
         // The command-line tool.
-        .executableTarget(name: "facetrack", dependencies: ["FaceTrack"]),
+        .executableTarget(name: "facetrack", dependencies: ["FaceTrack", "Evaluation"]),
 
         // Helpers for tests: run ffmpeg and the built tool, make clips, temporary folders.
         .target(name: "TestSupport", path: "Tests/TestSupport"),
@@ -55,6 +57,7 @@ let package = Package(
         .testTarget(name: "TrackingTests", dependencies: ["Tracking", "FaceCore"]),
         .testTarget(name: "RenderingTests", dependencies: ["Rendering", "FaceCore"]),
         .testTarget(name: "PipelineTests", dependencies: ["Pipeline", "MediaIO", "FaceCore", "TestSupport"]),
+        .testTarget(name: "EvaluationTests", dependencies: ["Evaluation", "FaceCore", "TestSupport"]),
         .testTarget(name: "EndToEndTests", dependencies: ["facetrack", "TestSupport"]),
 
         // Micro-benchmark of one tracker step with 20 and 200 faces (scripts/bench-tracker).

@@ -13,6 +13,8 @@ Finds, tracks and marks faces in recorded video.
 COMMANDS:
   process INPUT [-o OUT] [--csv FILE]   overlay faces on a video and/or export face tracks as CSV
   detect IMAGE... [--csv FILE]          find faces in still images
+  eval --truth T.csv --pred P.csv       score face tracks against ground truth
+  check [MANIFEST] [--junit FILE]       run and score the reference clips (samples/manifest.json)
 
 OPTIONS:
   --version     print the version
@@ -41,8 +43,12 @@ do {
         status = try ProcessCommand.run(Array(arguments.dropFirst()))
     case "detect":
         status = try DetectCommand.run(Array(arguments.dropFirst()))
+    case "eval":
+        status = try EvalCommand.run(Array(arguments.dropFirst()))
+    case "check":
+        status = try CheckCommand.run(Array(arguments.dropFirst()))
     case let other?:
-        throw UsageError("unknown command '\(other)' (commands: process, detect; see facetrack --help)")
+        throw UsageError("unknown command '\(other)' (commands: process, detect, eval, check; see facetrack --help)")
     }
 } catch let error as UsageError {
     Console.error(error)

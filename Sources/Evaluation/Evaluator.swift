@@ -1,0 +1,163 @@
+import FaceCore
+import Tracking
+
+/// Scores predicted face tracks against truth: detection (precision, recall, F1, mean IoU, AP, eye
+/// error) and tracking (MOTA, MOTP, IDF1, ID switches, fragmentations, MT/PT/ML).
+public struct Evaluator: Sendable {
+    /// Minimum IoU for a predicted box to match a truth box (default 0.5).
+    public var iouThreshold: Double
+
+    /// How far (seconds) a prediction's frame time may be from the truth's (both are written with 6 decimals).
+    public static let timeTolerance = 0.0005
+
+    /// Creates an evaluator.
+    public init(iouThreshold: Double = 0.5) { self.iouThreshold = iouThreshold }
+
+    /// Evaluates `prediction` against `truth`. Throws when the prediction has a frame the truth
+    /// does not list (a prediction for another clip, or a truth file cut short), or a frame whose
+    /// time differs from the truth's by more than `timeTolerance`.
+    public func evaluate(truth: TrackTable, prediction: TrackTable) throws -> EvaluationResult {
+        let stray = prediction.frames.subtracting(truth.frames)
+        if let first = stray.min(by: { prediction.firstLine[$0, default: 0] < prediction.firstLine[$1, default: 0] }) {
+            throw EvaluationError.unknownFrame(prediction.path, line: prediction.firstLine[first, default: 0], frame: first,
+                                               truthFrames: Self.describe(truth.frames))
+        }
+        // Both list times: a frame whose times disagree means frames were dropped, doubled or shifted.
+        for frame in prediction.frames.sorted() {
+            if let expected = truth.times[frame], let time = prediction.times[frame], abs(expected - time) > Self.timeTolerance {
+                throw EvaluationError.badRow(prediction.path, line: prediction.firstLine[frame, default: 0],
+                                             reason: "frame \(frame) is at \(time) s, the truth's frame \(frame) at \(expected) s")
+            }
+        }
+        let truthByFrame = truth.rowsByFrame()
+        let predictionByFrame = prediction.rowsByFrame()
+        let frames = truth.frames.sorted()
+        let matcher = FrameMatcher(threshold: iouThreshold)
+
+        var detection = DetectionMetrics()
+        for frame in frames {
+            let t = truthByFrame[frame] ?? [], p = predictionByFrame[frame] ?? []
+            let pairs = matcher.match(t.map(\.box), p.map(\.box))
+            detection.truePositives += pairs.count
+            detection.misses += t.count - pairs.count
+            detection.falsePositives += p.count - pairs.count
+            for pair in pairs {
+                detection.iouSum += pair.iou
+                detection.addEyes(truth: t[pair.truth], prediction: p[pair.prediction])
+            }
+        }
+        detection.averagePrecision = DetectionMetrics.averagePrecision(truth: truthByFrame, predictions: prediction.rows, threshold: iouThreshold)
+
+        let tracking = trackingMetrics(frames: frames, truth: truthByFrame, prediction: predictionByFrame, matcher: matcher)
+        return EvaluationResult(iouThreshold: iouThreshold, frames: frames.count, truthFaces: truth.rows.count,
+                                predictedFaces: prediction.rows.count,
+                                untrackedPredictions: prediction.rows.filter { $0.trackID == nil }.count,
+                                detection: detection, tracking: tracking)
+    }
+
+    private func trackingMetrics(frames: [Int], truth: [Int: [TrackRow]], prediction: [Int: [TrackRow]],
+                                 matcher: FrameMatcher) -> TrackingMetrics {
+        var m = TrackingMetrics()
+        var previous: [Int: Int] = [:]        // truth ID -> hypothesis ID matched in the previous frame
+        var lastMatched: [Int: Int] = [:]     // truth ID -> hypothesis ID of its latest match
+        var history: [Int: [Bool]] = [:]      // truth ID -> matched or not, for each frame it is present
+        var pairFrames: [Pair: Int] = [:]     // (truth ID, hypothesis ID) -> frames at IoU >= threshold
+        var truthCounts: [Int: Int] = [:], hypothesisCounts: [Int: Int] = [:]
+
+        for frame in frames {
+            let t = Self.identified(truth[frame]), h = Self.identified(prediction[frame])
+            m.truthFaces += t.count
+            m.hypotheses += h.count
+            for row in t { truthCounts[row.id, default: 0] += 1 }
+            for row in h { hypothesisCounts[row.id, default: 0] += 1 }
+
+            // Identity overlaps, counted once per frame per pair of IDs.
+            var seen = Set<Pair>()
+            for a in t { for b in h where a.box.iou(b.box) >= iouThreshold {
+                let pair = Pair(truth: a.id, hypothesis: b.id)
+                if seen.insert(pair).inserted { pairFrames[pair, default: 0] += 1 }
+            } }
+
+            // CLEAR MOT: keep last frame's correspondences that still overlap, then match the rest optimally.
+            var truthMatch = Array(repeating: -1, count: t.count)
+            var hypothesisTaken = Array(repeating: false, count: h.count)
+            for (i, row) in t.enumerated() {
+                guard let id = previous[row.id],
+                      let j = h.indices.first(where: { !hypothesisTaken[$0] && h[$0].id == id }),
+                      row.box.iou(h[j].box) >= iouThreshold else { continue }
+                truthMatch[i] = j
+                hypothesisTaken[j] = true
+            }
+            let freeTruth = t.indices.filter { truthMatch[$0] < 0 }
+            let freeHypotheses = h.indices.filter { !hypothesisTaken[$0] }
+            for pair in matcher.match(freeTruth.map { t[$0].box }, freeHypotheses.map { h[$0].box }) {
+                truthMatch[freeTruth[pair.truth]] = freeHypotheses[pair.prediction]
+                hypothesisTaken[freeHypotheses[pair.prediction]] = true
+            }
+
+            previous.removeAll(keepingCapacity: true)
+            for (i, row) in t.enumerated() {
+                let id = row.id
+                let j = truthMatch[i]
+                history[id, default: []].append(j >= 0)
+                guard j >= 0 else { m.misses += 1; continue }
+                let hypothesis = h[j].id
+                m.matches += 1
+                m.iouSum += row.box.iou(h[j].box)
+                if let last = lastMatched[id], last != hypothesis { m.idSwitches += 1 }
+                lastMatched[id] = hypothesis
+                previous[id] = hypothesis
+            }
+            m.falsePositives += hypothesisTaken.filter { !$0 }.count
+        }
+
+        for flags in history.values {
+            let ratio = Double(flags.filter { $0 }.count) / Double(flags.count)
+            if ratio >= 0.8 { m.mostlyTracked += 1 } else if ratio < 0.2 { m.mostlyLost += 1 } else { m.partiallyTracked += 1 }
+            if let first = flags.firstIndex(of: true), let last = flags.lastIndex(of: true) {
+                for k in first..<last where flags[k] && !flags[k + 1] { m.fragmentations += 1 }
+            }
+        }
+        m.truthTracks = truthCounts.count
+        m.predictedTracks = hypothesisCounts.count
+        m.identityTruePositives = identityTruePositives(pairFrames, truthIDs: Array(truthCounts.keys), hypothesisIDs: Array(hypothesisCounts.keys))
+        return m
+    }
+
+    /// The rows of a frame that have a track ID, with it.
+    private static func identified(_ rows: [TrackRow]?) -> [IdentifiedRow] {
+        (rows ?? []).compactMap { row in row.trackID.map { IdentifiedRow(id: $0, box: row.box) } }
+    }
+
+    /// The largest total overlap of a one-to-one pairing of truth and predicted tracks.
+    private func identityTruePositives(_ pairFrames: [Pair: Int], truthIDs: [Int], hypothesisIDs: [Int]) -> Int {
+        guard !truthIDs.isEmpty, !hypothesisIDs.isEmpty else { return 0 }
+        var costs: [Double] = []
+        costs.reserveCapacity(truthIDs.count * hypothesisIDs.count)
+        for a in truthIDs { for b in hypothesisIDs { costs.append(-Double(pairFrames[Pair(truth: a, hypothesis: b)] ?? 0)) } }
+        let assignment = HungarianSolver().solve(costs: costs, rows: truthIDs.count, columns: hypothesisIDs.count)
+        var total = 0
+        for (i, j) in assignment.enumerated() where j >= 0 {
+            total += pairFrames[Pair(truth: truthIDs[i], hypothesis: hypothesisIDs[j])] ?? 0
+        }
+        return total
+    }
+
+    /// "0-99" style description of a frame set.
+    static func describe(_ frames: Set<Int>) -> String {
+        guard let low = frames.min(), let high = frames.max() else { return "none" }
+        return frames.count == high - low + 1 ? "\(low)-\(high)" : "\(frames.count) frames from \(low) to \(high)"
+    }
+}
+
+/// A face with its track ID.
+private struct IdentifiedRow {
+    let id: Int
+    let box: Rect
+}
+
+/// A truth track ID and a predicted track ID.
+private struct Pair: Hashable {
+    let truth: Int
+    let hypothesis: Int
+}

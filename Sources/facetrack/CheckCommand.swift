@@ -1,0 +1,118 @@
+import Evaluation
+import FaceTrack
+import Foundation
+
+/// `facetrack check [MANIFEST]`: runs `process` on reference clips, scores them against their truth
+/// and fails when a metric misses its threshold.
+enum CheckCommand {
+    static let help = """
+    USAGE: facetrack check [MANIFEST] [--junit FILE] [--update-golden]
+
+    Runs `process` on every clip of MANIFEST (default samples/manifest.json) with the clip's own
+    options, scores the tracks against the clip's truth (as `facetrack eval`) and prints one line
+    per clip: PASS, or FAIL with the metrics that missed their thresholds. Exits 1 when any clip
+    fails. The tracks CSV of each run is compared with the stored one (golden/NAME.csv beside the
+    manifest unless the manifest says otherwise) and a difference is reported, not failed.
+
+    MANIFEST: {"clips": [{"name": "zoom", "clip": "zoom.mp4", "truth": "zoom.truth.csv",
+                "options": ["--detector", "blazeface"], "iou": 0.5,
+                "thresholds": {"recall": 0.95, "id_switches": 0}}]}
+    Paths are relative to the manifest. A threshold is a minimum for precision, recall, f1,
+    mean_iou, average_precision, mota, motp, idf1, idp, idr, true_positives, mostly_tracked, and a
+    maximum for false_positives, misses, eye_error, id_switches, fragmentations, mostly_lost,
+    predicted_tracks, untracked_predictions.
+
+    OPTIONS:
+      --junit FILE          also write a JUnit XML report (one test case per clip)
+      --update-golden       store this run's tracks CSVs as the accepted outputs
+      -h, --help            show this help
+    """
+
+    /// The command: returns the exit status (0 all passed, 1 any failed).
+    static func run(_ raw: [String]) throws -> Int32 {
+        let arguments = try Arguments(raw, valued: ["--junit"], flags: ["--update-golden", "--help"], aliases: ["-h": "--help"])
+        if arguments.has("--help") { print(help); return 0 }
+        guard arguments.positionals.count <= 1 else { throw UsageError("check takes at most one MANIFEST") }
+        let manifest = try CheckManifest.load(path: arguments.positionals.first ?? "samples/manifest.json")
+        let scratch = FileManager.default.temporaryDirectory.appendingPathComponent("facetrack-check-\(ProcessInfo.processInfo.processIdentifier)")
+        try FileManager.default.createDirectory(at: scratch, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: scratch) }
+
+        var cases: [JUnitReport.Case] = []
+        for entry in manifest.entries {
+            let started = Date()
+            let csv = scratch.appendingPathComponent(entry.name + ".csv").path
+            var failures: [String] = [], error: String?, summary = "", note = ""
+            do {
+                let result = try runClip(entry, csv: csv)
+                failures = entry.thresholds.compactMap { $0.failure(in: result) }
+                summary = ["precision", "recall", "mean_iou", "mota", "idf1", "id_switches", "eye_error"]
+                    .map { "\($0) \(EvaluationResult.format($0, result.value(of: $0)))" }.joined(separator: ", ")
+                note = try golden(entry, csv: csv, update: arguments.has("--update-golden"))
+            } catch let caught {
+                error = "\(caught)"
+            }
+            let seconds = Date().timeIntervalSince(started)
+            let status = error == nil && failures.isEmpty ? "PASS" : "FAIL"
+            var line = "\(status) \(entry.name): "
+            if let error { line += error } else {
+                if !failures.isEmpty { line += failures.joined(separator: "; ") + " | " }
+                line += summary
+            }
+            line += String(format: " (%.1f s)", seconds) + (note.isEmpty ? "" : "; " + note)
+            print(line)
+            cases.append(JUnitReport.Case(name: entry.name, seconds: seconds, failures: failures, error: error, output: summary))
+        }
+        if let junit = arguments.string("--junit") {
+            try JUnitReport(suite: "facetrack check", cases: cases).write(to: junit)
+        }
+        let failed = cases.filter { $0.error != nil || !$0.failures.isEmpty }.count
+        print("check: \(cases.count) clips, \(cases.count - failed) passed, \(failed) failed")
+        return failed == 0 ? 0 : 1
+    }
+
+    /// Runs `process` on one clip in this process and scores its tracks.
+    private static func runClip(_ entry: CheckManifest.Entry, csv: String) throws -> EvaluationResult {
+        let truth = try TrackTable.load(path: entry.truth, requireIDs: true)
+        do {
+            // The check's own --csv comes last, so it wins over any in the manifest.
+            _ = try ProcessCommand.execute([entry.clip] + entry.options + ["--csv", csv, "--quiet"], progress: false, interruptible: false)
+        } catch let usage as UsageError {
+            throw CheckError.badOptions(entry.name, "\(usage)")
+        }
+        let prediction = try TrackTable.load(path: csv)
+        return try Evaluator(iouThreshold: entry.iou).evaluate(truth: truth, prediction: prediction)
+    }
+
+    /// Stores the run's CSV as the golden one (`update`), or says whether it differs from it.
+    private static func golden(_ entry: CheckManifest.Entry, csv: String, update: Bool) throws -> String {
+        let manager = FileManager.default
+        if update {
+            let folder = URL(fileURLWithPath: entry.golden).deletingLastPathComponent()
+            do {
+                try manager.createDirectory(at: folder, withIntermediateDirectories: true)
+                try Data(contentsOf: URL(fileURLWithPath: csv)).write(to: URL(fileURLWithPath: entry.golden), options: .atomic)
+            } catch {
+                throw EvaluationError.unwritable(entry.golden, reason: (error as NSError).localizedDescription)
+            }
+            return "golden updated"
+        }
+        guard let stored = manager.contents(atPath: entry.golden) else { return "no golden output" }
+        guard let current = manager.contents(atPath: csv) else { return "" }
+        if stored == current { return "same as golden" }
+        let old = String(decoding: stored, as: UTF8.self).split(separator: "\n"), new = String(decoding: current, as: UTF8.self).split(separator: "\n")
+        let changed = zip(old, new).filter { $0 != $1 }.count + abs(old.count - new.count)
+        return "differs from golden in \(changed) of \(max(old.count, new.count)) lines"
+    }
+}
+
+/// A check clip whose options `process` rejects.
+enum CheckError: Error, CustomStringConvertible {
+    case badOptions(String, String)
+
+    var description: String {
+        switch self {
+        case let .badOptions(name, reason): return "\(name): bad options in the manifest: \(reason)"
+        }
+    }
+}

@@ -1,0 +1,45 @@
+import Evaluation
+import FaceTrack
+import Foundation
+
+/// `facetrack eval --truth TRUTH.csv --pred TRACKS.csv`: scores face tracks against ground truth.
+enum EvalCommand {
+    static let help = """
+    USAGE: facetrack eval --truth TRUTH.csv --pred TRACKS.csv [--iou X] [--json]
+
+    Scores a tracks CSV (from `facetrack process --csv`) against a truth CSV with the same columns
+    (every frame listed; a frame without faces as a row with only frame and time).
+    Detection: precision, recall, F1, mean IoU and average precision at the IoU threshold, every
+    predicted face counting. Tracking: MOTA, MOTP, IDF1, ID switches, fragmentations, mostly
+    tracked / partially tracked / mostly lost (CLEAR MOT and Ristani et al.); predicted faces
+    without a track_id are not tracks there: they neither match nor count as false positives.
+    Eye error: the mean distance of the two predicted eyes from the true ones over the true eye
+    distance, for matched faces where both have eyes.
+
+    OPTIONS:
+      --truth FILE          ground-truth CSV
+      --pred FILE           predicted tracks CSV
+      --iou X               IoU a predicted box needs to match a true one, 0 to 1 (default 0.5)
+      --json                print the metrics as JSON (null where undefined) instead of a table
+      -h, --help            show this help
+
+    EXAMPLE:
+      facetrack process samples/zoom.mp4 --csv zoom.csv && facetrack eval --truth samples/zoom.truth.csv --pred zoom.csv
+    """
+
+    /// The command: returns the exit status.
+    static func run(_ raw: [String]) throws -> Int32 {
+        let arguments = try Arguments(raw, valued: ["--truth", "--pred", "--iou"], flags: ["--json", "--help"],
+                                      aliases: ["-h": "--help"])
+        if arguments.has("--help") { print(help); return 0 }
+        guard arguments.positionals.isEmpty else { throw UsageError("eval takes no positional arguments (use --truth and --pred)") }
+        guard let truthPath = arguments.string("--truth") else { throw UsageError("eval needs --truth FILE") }
+        guard let predictionPath = arguments.string("--pred") else { throw UsageError("eval needs --pred FILE") }
+        let iou = try arguments.double("--iou", in: 0.000001...1) ?? 0.5
+        let truth = try TrackTable.load(path: truthPath, requireIDs: true)
+        let prediction = try TrackTable.load(path: predictionPath)
+        let result = try Evaluator(iouThreshold: iou).evaluate(truth: truth, prediction: prediction)
+        print(arguments.has("--json") ? result.json() : result.table())
+        return 0
+    }
+}

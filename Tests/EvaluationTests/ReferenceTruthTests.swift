@@ -1,0 +1,38 @@
+import Evaluation
+import Foundation
+import TestSupport
+import XCTest
+
+/// The committed truth of samples/ is what the generator computes, and it scores perfectly against itself.
+final class ReferenceTruthTests: XCTestCase {
+    private let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+        .deletingLastPathComponent()
+    private let clips = ["zoom", "crossing", "exit-return", "no-face", "portrait-rotated", "vfr", "hd-small-face"]
+
+    func testRegeneratedTruthIsByteIdentical() throws {
+        let folder = try TemporaryFolder()
+        let script = root.appendingPathComponent("scripts/reference_clips.py").path
+        let result = try Tools.run("python3", [script, "--truth-only", "--out", folder.path])
+        XCTAssertEqual(result.status, 0, result.stderr)
+        for clip in clips {
+            let name = clip + ".truth.csv"
+            let committed = try Data(contentsOf: root.appendingPathComponent("samples/" + name))
+            let regenerated = try Data(contentsOf: URL(fileURLWithPath: folder.file(name)))
+            XCTAssertEqual(committed, regenerated, "\(name) differs from what scripts/reference_clips.py computes")
+        }
+        XCTAssertEqual(Set(folder.contents()), Set(clips.map { $0 + ".truth.csv" }), "every generated clip is checked")
+    }
+
+    func testEveryTruthScoresPerfectlyAgainstItself() throws {
+        for clip in clips {
+            let truth = try TrackTable.load(path: root.appendingPathComponent("samples/\(clip).truth.csv").path, requireIDs: true)
+            let frames = try Tools.ffprobe(["-count_frames", "-select_streams", "v:0", "-show_entries", "stream=nb_read_frames",
+                                            "-of", "csv=p=0", root.appendingPathComponent("samples/\(clip).mp4").path])
+            let count = frames.split(whereSeparator: { $0 == "\n" || $0 == "," }).lazy.compactMap { Int($0) }.first
+            XCTAssertEqual(count, truth.frames.count, "\(clip): truth lists every frame")
+            let result = try Evaluator().evaluate(truth: truth, prediction: truth)
+            XCTAssertEqual(result.detection.falsePositives + result.detection.misses + result.tracking.idSwitches, 0, clip)
+            if !truth.rows.isEmpty { XCTAssertEqual(result.tracking.idf1 ?? 0, 1, accuracy: 1e-12, clip) }
+        }
+    }
+}
