@@ -45,7 +45,10 @@ let package = Package(
         // The public library: one import for other Swift programs.
         .target(name: "FaceTrack", dependencies: ["FaceCore", "MediaIO", "Detection", "Tracking", "Rendering", "Pipeline", "NeuralRuntime", "Evaluation"]),
         // The command-line tool.
-        .executableTarget(name: "facetrack", dependencies: ["FaceTrack", "Evaluation"]),
+        // Depends on every module directly (not only through FaceTrack's re-exports) so that
+        // incremental builds recompile it whenever one of them changes.
+        .executableTarget(name: "facetrack", dependencies: ["FaceTrack", "FaceCore", "MediaIO", "Detection", "Tracking",
+                                                          "Rendering", "Pipeline", "Evaluation"]),
 
         // Helpers for tests: run ffmpeg and the built tool, make clips, temporary folders.
         .target(name: "TestSupport", path: "Tests/TestSupport"),
