@@ -9,6 +9,8 @@ enum NetworkStep {
     case copy(CopyKernel)
     case concatenation(ConcatenationKernel)
     case resize(ResizeBilinearKernel)
+    case transposeConvolution(TransposeConvolutionKernel)
+    case sigmoid(SigmoidKernel)
 
     @inline(__always)
     func run() {
@@ -22,6 +24,8 @@ enum NetworkStep {
         case let .copy(kernel): kernel.run()
         case let .concatenation(kernel): kernel.run()
         case let .resize(kernel): kernel.run()
+        case let .transposeConvolution(kernel): kernel.run()
+        case let .sigmoid(kernel): kernel.run()
         }
     }
 
@@ -79,6 +83,13 @@ enum NetworkStep {
             }
             return .binary(BinaryKernel(operation: kind, a: try pointer(inputs[0]), b: second, output: output,
                                         count: outputCount, period: period, clamp: clamp))
+        case let .transposeConv2D(parameters):
+            return .transposeConvolution(TransposeConvolutionKernel(
+                input: try pointer(inputs[0]), output: output, inputShape: shape(inputs[0]), outputShape: outputShape,
+                filter: try constant(1, "filter"), filterShape: shape(inputs[1]), biasValues: try optionalBias(),
+                parameters: parameters, storage: storage))
+        case .sigmoid:
+            return .sigmoid(SigmoidKernel(input: try pointer(inputs[0]), output: output, count: outputCount))
         case let .activation(activation):
             return .clamp(ClampKernel(input: try pointer(inputs[0]), output: output, count: outputCount,
                                       clamp: ClampRange(activation)))
