@@ -29,6 +29,25 @@ enum NetworkStep {
         }
     }
 
+    /// Whether `run(part:of:)` splits the work (the convolutions, where the time goes);
+    /// other steps run whole on part 0.
+    var isSplittable: Bool {
+        switch self {
+        case .convolution, .depthwise: return true
+        default: return false
+        }
+    }
+
+    /// Runs share `part` of `parts` of a splittable step.
+    @inline(__always)
+    func run(part: Int, of parts: Int) {
+        switch self {
+        case let .convolution(kernel): kernel.run(part: part, of: parts)
+        case let .depthwise(kernel): kernel.run(part: part, of: parts)
+        default: if part == 0 { run() }
+        }
+    }
+
     /// Binds the kernel for `operation`; shapes were already checked by `ShapeInference`.
     static func make(_ operation: OperationDescription, shapes: [[Int]?], pointers: [UnsafeMutablePointer<Float>?],
                      tensors: [TensorDescription], storage: FloatStorage) throws -> NetworkStep {
@@ -122,3 +141,8 @@ enum NetworkStep {
         }
     }
 }
+
+/// Kernels hold raw pointers into the network's storage. They are shared with Dispatch workers
+/// only inside `NeuralNetwork.run(threads:)`, where each worker writes a disjoint share of one
+/// output and only reads inputs and weights, and the call waits for all workers.
+extension NetworkStep: @unchecked Sendable {}

@@ -7,6 +7,8 @@ never up-scaled), each side then rounded up to a multiple of 32.
 
 Usage: scripts/reference/centerface_reference.py IMAGE... [--input-size N] [--threshold T] [--models DIR]
 Prints one line per face: image x y width height score (frame pixels).
+       scripts/reference/centerface_reference.py --fixture [--models DIR]
+Writes Tests/DetectionTests/Fixtures/grace_hopper_centerface.csv (faces at input sizes 256 and 128, landmarks too).
 """
 import argparse
 import os
@@ -101,12 +103,25 @@ def main():
     import cv2
 
     parser = argparse.ArgumentParser()
-    parser.add_argument("images", nargs="+")
+    parser.add_argument("images", nargs="*")
+    parser.add_argument("--fixture", action="store_true")
     parser.add_argument("--input-size", type=int, default=640)
     parser.add_argument("--threshold", type=float, default=0.2)
     parser.add_argument("--models", default=os.environ.get("FACETRACK_MODELS", "models"))
     args = parser.parse_args()
     sess = session(os.path.join(args.models, "centerface.onnx"))
+    if args.fixture:
+        root = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+        folder = os.path.join(root, "Tests", "DetectionTests", "Fixtures")
+        rgb = cv2.cvtColor(cv2.imread(os.path.join(folder, "grace_hopper.ppm"), cv2.IMREAD_COLOR), cv2.COLOR_BGR2RGB)
+        with open(os.path.join(folder, "grace_hopper_centerface.csv"), "w") as out:
+            out.write("input_size,score,x,y,w,h," + ",".join(f"lm{j}x,lm{j}y" for j in range(5)) + "\n")
+            for size in (256, 128):
+                boxes, points = detect(sess, rgb, size, args.threshold)
+                for (x1, y1, x2, y2, score), lm in zip(boxes, points):
+                    values = [score, x1, y1, x2 - x1, y2 - y1, *lm]
+                    out.write(f"{size}," + ",".join(f"{v:.4f}" for v in values) + "\n")
+        return
     for path in args.images:
         bgr = cv2.imread(path, cv2.IMREAD_COLOR)
         boxes, _ = detect(sess, cv2.cvtColor(bgr, cv2.COLOR_BGR2RGB), args.input_size, args.threshold)
