@@ -2,16 +2,29 @@
 /// `input · filter[tap]` into the output pixel each kernel tap lands on. Weights are packed once
 /// as [KH*KW][Cin][paddedOut] so eight output channels accumulate per vector.
 struct TransposeConvolutionKernel {
+    /// Tensor and filter sizes (NHWC data, [Cout][KH][KW][Cin] filter).
+    struct Sizes {
+        let batch: Int, inH: Int, inW: Int, inC: Int, outH: Int, outW: Int, outC: Int, kernelH: Int, kernelW: Int
+
+        init(input: [Int], output: [Int], filter: [Int]) {
+            (batch, inH, inW, inC) = (input[0], input[1], input[2], input[3])
+            (outH, outW, outC) = (output[1], output[2], output[3])
+            (kernelH, kernelW) = (filter[1], filter[2])
+        }
+    }
+
     let input: UnsafePointer<Float>
     let output: UnsafeMutablePointer<Float>
+    /// [KH*KW][Cin][paddedOut], zero in the padding columns.
     let weights: UnsafePointer<Float>
+    /// `paddedOut` entries, zero-padded.
     let bias: UnsafePointer<Float>
-    let batch: Int, inH: Int, inW: Int, inC: Int
-    let outH: Int, outW: Int, outC: Int, paddedOut: Int
-    let kernelH: Int, kernelW: Int
-    let parameters: ConvolutionParameters
+    let sizes: Sizes
+    /// Output channels rounded up to the vector width.
+    let paddedOut: Int
+    let strideH: Int, strideW: Int, padTop: Int, padLeft: Int
     let clamp: ClampRange
-    /// Eight floats for storing a partial vector.
+    /// Eight floats for adding a partial vector.
     let scratch: UnsafeMutablePointer<Float>
 
     /// Packs `filter` ([Cout][KH][KW][Cin]) and `biasValues` into `storage`.
@@ -20,30 +33,31 @@ struct TransposeConvolutionKernel {
          storage: FloatStorage) {
         self.input = input
         self.output = output
-        batch = inputShape[0]; inH = inputShape[1]; inW = inputShape[2]; inC = inputShape[3]
-        outH = outputShape[1]; outW = outputShape[2]; outC = outputShape[3]
-        kernelH = filterShape[1]; kernelW = filterShape[2]
-        paddedOut = (outC + 7) / 8 * 8
-        let taps = kernelH * kernelW
+        let sizes = Sizes(input: inputShape, output: outputShape, filter: filterShape)
+        self.sizes = sizes
+        paddedOut = (sizes.outC + 7) / 8 * 8
+        let taps = sizes.kernelH * sizes.kernelW, inC = sizes.inC
         let packed = storage.allocate(taps * inC * paddedOut)
-        for co in 0..<outC {
+        for co in 0..<sizes.outC {
             for tap in 0..<taps {
                 for ci in 0..<inC { packed[(tap * inC + ci) * paddedOut + co] = filter[(co * taps + tap) * inC + ci] }
             }
         }
         weights = UnsafePointer(packed)
-        bias = storage.paddedCopy(biasValues, count: outC, paddedCount: paddedOut)
-        self.parameters = parameters
+        bias = storage.paddedCopy(biasValues, count: sizes.outC, paddedCount: paddedOut)
+        (strideH, strideW) = (parameters.strideH, parameters.strideW)
+        (padTop, padLeft) = (parameters.padding.top, parameters.padding.left)
         clamp = ClampRange(parameters.activation)
         scratch = storage.allocate(8)
     }
 
     func run() {
+        let (batch, inH, inW, inC) = (sizes.batch, sizes.inH, sizes.inW, sizes.inC)
+        let (outH, outW, outC, kernelH, kernelW) = (sizes.outH, sizes.outW, sizes.outC, sizes.kernelH, sizes.kernelW)
         // Start every output pixel at the bias, then add each tap's contribution.
         let pixels = batch * outH * outW
         for p in 0..<pixels { copyFloats(bias, output + p * outC, count: outC) }
-        let sh = parameters.strideH, sw = parameters.strideW
-        let top = parameters.padding.top, left = parameters.padding.left
+        let sh = strideH, sw = strideW, top = padTop, left = padLeft
         for n in 0..<batch {
             for iy in 0..<inH {
                 for ix in 0..<inW {
@@ -68,6 +82,7 @@ struct TransposeConvolutionKernel {
     @inline(__always)
     private func accumulate(_ source: UnsafePointer<Float>, _ tapWeights: UnsafePointer<Float>,
                             into destination: UnsafeMutablePointer<Float>) {
+        let inC = sizes.inC, outC = sizes.outC
         var co = 0
         while co < paddedOut {
             var acc = Float8()
