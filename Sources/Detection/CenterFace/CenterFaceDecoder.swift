@@ -14,6 +14,7 @@ public struct CenterFaceDecoder: Sendable {
         /// mouth corner.
         public var landmarks: [(x: Double, y: Double)]
 
+        /// Equal boxes, scores and landmarks.
         public static func == (a: Detection, b: Detection) -> Bool {
             a.xMin == b.xMin && a.yMin == b.yMin && a.xMax == b.xMax && a.yMax == b.yMax && a.score == b.score
                 && a.landmarks.elementsEqual(b.landmarks) { $0.x == $1.x && $0.y == $1.y }
