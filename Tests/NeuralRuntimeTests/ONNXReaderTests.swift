@@ -87,6 +87,63 @@ final class ONNXReaderTests: XCTestCase {
         TestSupport.assertClose(network.output(1), expectedS, tolerance: 1e-5, "bn + depthwise + sigmoid")
     }
 
+    func testBatchNormalizationFoldsIntoConvAndDepthwiseConv() throws {
+        typealias M = ONNXTestModel
+        // Conv 3x3 (2 -> 3 channels, no bias, stride 2) + BN, and depthwise 1x1 with multiplier 2 + BN.
+        let conv: [Float] = (0..<54).map { Float(($0 * 5) % 9) / 8 - 0.5 }
+        let depthwise: [Float] = [0.5, -1, 2, 0.25]
+        let parameters: [[Float]] = [[1.5, 0.5, 2, 1], [0.1, 0.2, -0.3, 0], [0.4, -0.1, 0.2, 1], [0.9, 1.1, 0.5, 4]]
+        func bn(_ name: String, _ count: Int) -> [[UInt8]] {
+            ["g", "b", "m", "v"].enumerated().map { M.initializer(name + $1, dims: [count], values: Array(parameters[$0].prefix(count))) }
+        }
+        let bytes = M.model(
+            nodes: [M.node("Conv", inputs: ["X", "W"], outputs: ["C"],
+                           ints: [("kernel_shape", [3, 3]), ("strides", [2, 2]), ("pads", [1, 1, 1, 1])]),
+                    M.node("BatchNormalization", inputs: ["C", "cg", "cb", "cm", "cv"], outputs: ["Y"]),
+                    M.node("Conv", inputs: ["X", "D"], outputs: ["E"], ints: [("group", [2]), ("kernel_shape", [1, 1])]),
+                    M.node("BatchNormalization", inputs: ["E", "dg", "db", "dm", "dv"], outputs: ["Z"])],
+            initializers: [M.initializer("W", dims: [3, 2, 3, 3], values: conv), M.initializer("D", dims: [4, 1, 1, 1], values: depthwise)]
+                + bn("c", 3) + bn("d", 4),
+            inputs: [M.value("X", dims: [1, 2, 3, 3])], outputs: [M.value("Y", dims: []), M.value("Z", dims: [])])
+        let graph = try ONNXReader.graph(bytes: bytes, name: "fold.onnx")
+        XCTAssertEqual(graph.operations.count, 2, "both BatchNormalizations folded")
+        let network = try NeuralNetwork(graph: graph)
+        XCTAssertEqual(network.outputShapes, [[1, 2, 2, 3], [1, 3, 3, 4]])
+        let input = network.input(0)
+        for c in 0..<2 { for y in 0..<3 { for x in 0..<3 { input[(y * 3 + x) * 2 + c] = xValues[(c * 3 + y) * 3 + x] } } }
+        network.run()
+        func normalise(_ value: Float, _ c: Int) -> Float {
+            (value - parameters[2][c]) / (parameters[3][c] + 1e-5).squareRoot() * parameters[0][c] + parameters[1][c]
+        }
+        var expectedY = [Float](repeating: 0, count: 12)
+        for co in 0..<3 {
+            for oy in 0..<2 {
+                for ox in 0..<2 {
+                    var sum: Float = 0
+                    for ci in 0..<2 {
+                        for ky in 0..<3 {
+                            for kx in 0..<3 {
+                                let iy = oy * 2 + ky - 1, ix = ox * 2 + kx - 1
+                                guard iy >= 0, iy < 3, ix >= 0, ix < 3 else { continue }
+                                sum += xValues[(ci * 3 + iy) * 3 + ix] * conv[((co * 2 + ci) * 3 + ky) * 3 + kx]
+                            }
+                        }
+                    }
+                    expectedY[(oy * 2 + ox) * 3 + co] = normalise(sum, co)
+                }
+            }
+        }
+        TestSupport.assertClose(network.output(0), expectedY, tolerance: 1e-5, "conv + bn")
+        var expectedZ = [Float](repeating: 0, count: 36)
+        for pixel in 0..<9 {
+            for co in 0..<4 {
+                // Output channel co reads input channel co / 2 (multiplier 2).
+                expectedZ[pixel * 4 + co] = normalise(xValues[(co / 2) * 9 + pixel] * depthwise[co], co)
+            }
+        }
+        TestSupport.assertClose(network.output(1), expectedZ, tolerance: 1e-5, "depthwise x2 + bn")
+    }
+
     private func assertOneLine(_ error: Error, contains fragments: [String], file: StaticString = #filePath,
                                line: UInt = #line) {
         let text = "\(error)"

@@ -191,14 +191,16 @@ struct ONNXGraphBuilder {
         let filterIndex = operation.inputs[1]
         guard var filter = tensors[filterIndex].constant else { return false }
         let shape = tensors[filterIndex].shape
+        // Output channels are the first axis ([Cout][KH][KW][Cin]) or, depthwise, the last.
         let channels: Int, channelOf: (Int) -> Int
+        let perChannel = filter.count / max(1, shape[0]), last = shape[3]
         switch operation.kind {
         case let .conv2D(parameters) where parameters.activation == .none:
-            channels = shape[0]; channelOf = { $0 / (filter.count / shape[0]) }
+            channels = shape[0]; channelOf = { $0 / perChannel }
         case let .transposeConv2D(parameters) where parameters.activation == .none:
-            channels = shape[0]; channelOf = { $0 / (filter.count / shape[0]) }
+            channels = shape[0]; channelOf = { $0 / perChannel }
         case let .depthwiseConv2D(parameters, _) where parameters.activation == .none:
-            channels = shape[3]; channelOf = { $0 % shape[3] }
+            channels = last; channelOf = { $0 % last }
         default:
             return false
         }
