@@ -44,9 +44,7 @@ final class ONNXReaderTests: XCTestCase {
         let network = try NeuralNetwork(graph: graph)
         XCTAssertEqual(network.inputShapes, [[1, 3, 3, 2]])
         XCTAssertEqual(network.outputShapes, [[1, 6, 6, 3], [1, 3, 3, 2]])
-        // NCHW -> NHWC input.
-        let input = network.input(0)
-        for c in 0..<2 { for y in 0..<3 { for x in 0..<3 { input[(y * 3 + x) * 2 + c] = xValues[(c * 3 + y) * 3 + x] } } }
+        fillInput(network)
         network.run()
 
         // Output 0: ConvTranspose 2x2 stride 2, then BatchNormalization (epsilon 1e-3), then Relu.
@@ -109,8 +107,7 @@ final class ONNXReaderTests: XCTestCase {
         XCTAssertEqual(graph.operations.count, 2, "both BatchNormalizations folded")
         let network = try NeuralNetwork(graph: graph)
         XCTAssertEqual(network.outputShapes, [[1, 2, 2, 3], [1, 3, 3, 4]])
-        let input = network.input(0)
-        for c in 0..<2 { for y in 0..<3 { for x in 0..<3 { input[(y * 3 + x) * 2 + c] = xValues[(c * 3 + y) * 3 + x] } } }
+        fillInput(network)
         network.run()
         func normalise(_ value: Float, _ c: Int) -> Float {
             (value - parameters[2][c]) / (parameters[3][c] + 1e-5).squareRoot() * parameters[0][c] + parameters[1][c]
@@ -142,6 +139,12 @@ final class ONNXReaderTests: XCTestCase {
             }
         }
         TestSupport.assertClose(network.output(1), expectedZ, tolerance: 1e-5, "depthwise x2 + bn")
+    }
+
+    /// Copies X (NCHW [1,2,3,3]) into the network's NHWC input.
+    private func fillInput(_ network: NeuralNetwork) {
+        let input = network.input(0)
+        for c in 0..<2 { for y in 0..<3 { for x in 0..<3 { input[(y * 3 + x) * 2 + c] = xValues[(c * 3 + y) * 3 + x] } } }
     }
 
     private func assertOneLine(_ error: Error, contains fragments: [String], file: StaticString = #filePath,
