@@ -70,6 +70,10 @@ let package = Package(
         // Times the runtime on the BlazeFace models (run through scripts/bench-blazeface).
         .executableTarget(name: "runtime-bench", dependencies: ["NeuralRuntime"], path: "Benchmarks/runtime-bench",
                           swiftSettings: vectorSettings),
+        // Times CenterFace on the runtime at two sizes, 1 and 2 threads, and each detector on a 720p frame
+        // (run through scripts/bench-centerface).
+        .executableTarget(name: "centerface-bench", dependencies: ["NeuralRuntime", "Detection", "FaceCore"], path: "Benchmarks/centerface-bench",
+                          swiftSettings: vectorSettings),
         // Prints BlazeFace detections for raw BGRA images (run through scripts/eval-blazeface).
         .executableTarget(name: "blazeface-eval", dependencies: ["Detection", "FaceCore"],
                           path: "Benchmarks/blazeface-eval"),

@@ -3,28 +3,33 @@ import FaceCore
 /// The detectors `--detector` can name, and how to build one.
 public enum DetectorCatalog {
     /// Every name `--detector` accepts, `none` included.
-    public static let names: [String] = ["blazeface", "none"]
+    public static let names: [String] = ["centerface", "blazeface", "none"]
 
-    /// The detector used when `--detector` is not given: the first name that `--accuracy` picks,
-    /// else the default. BlazeFace serves every accuracy for now (`low` and `high` alike).
+    /// The detector used when `--detector` is not given: CenterFace (accurate on small and crowded
+    /// faces) unless `--accuracy low` asks for the faster BlazeFace.
     public static func defaultName(accuracy: DetectorAccuracy?) -> String {
-        "blazeface"
+        accuracy == .low ? "blazeface" : "centerface"
     }
 
     /// The confidence threshold a detector uses when `--threshold` is not given.
     public static func defaultThreshold(name: String, configuration: DetectorConfiguration) -> Double {
         switch name {
         case "blazeface": return ((try? BlazeFaceDetector.variant(for: configuration)) ?? .full).defaultThreshold
+        case "centerface": return CenterFaceDetector.defaultThreshold
         default: return 0.5
         }
     }
 
     /// Builds a detector by name; `nil` for `none`. Throws for an unknown name or a missing model,
-    /// so the error shows before any frame is read.
-    public static func make(name: String, configuration: DetectorConfiguration) throws -> FaceDetector? {
+    /// so the error shows before any frame is read. `threads` is how many cores one detection may
+    /// use (2 or more for still images; 1 in the video pipeline, which runs a detector per core).
+    public static func make(name: String, configuration: DetectorConfiguration, threads: Int = 1) throws
+        -> FaceDetector? {
         switch name {
         case "none":
             return nil
+        case "centerface":
+            return try CenterFaceDetector(configuration: configuration, threads: threads)
         case "blazeface":
             return try BlazeFaceDetector(configuration: configuration)
         default:

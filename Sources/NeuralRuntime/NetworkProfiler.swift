@@ -32,6 +32,8 @@ extension NetworkStep {
         case .copy: return "reshape"
         case .concatenation: return "concatenation"
         case .resize: return "resize bilinear"
+        case .transposeConvolution: return "transposed convolution"
+        case .sigmoid: return "sigmoid"
         }
     }
 }

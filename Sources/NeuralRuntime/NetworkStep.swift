@@ -9,6 +9,8 @@ enum NetworkStep {
     case copy(CopyKernel)
     case concatenation(ConcatenationKernel)
     case resize(ResizeBilinearKernel)
+    case transposeConvolution(TransposeConvolutionKernel)
+    case sigmoid(SigmoidKernel)
 
     @inline(__always)
     func run() {
@@ -22,6 +24,27 @@ enum NetworkStep {
         case let .copy(kernel): kernel.run()
         case let .concatenation(kernel): kernel.run()
         case let .resize(kernel): kernel.run()
+        case let .transposeConvolution(kernel): kernel.run()
+        case let .sigmoid(kernel): kernel.run()
+        }
+    }
+
+    /// Whether `run(part:of:)` splits the work (the convolutions, where the time goes);
+    /// other steps run whole on part 0.
+    var isSplittable: Bool {
+        switch self {
+        case .convolution, .depthwise: return true
+        default: return false
+        }
+    }
+
+    /// Runs share `part` of `parts` of a splittable step.
+    @inline(__always)
+    func run(part: Int, of parts: Int) {
+        switch self {
+        case let .convolution(kernel): kernel.run(part: part, of: parts)
+        case let .depthwise(kernel): kernel.run(part: part, of: parts)
+        default: if part == 0 { run() }
         }
     }
 
@@ -79,6 +102,13 @@ enum NetworkStep {
             }
             return .binary(BinaryKernel(operation: kind, a: try pointer(inputs[0]), b: second, output: output,
                                         count: outputCount, period: period, clamp: clamp))
+        case let .transposeConv2D(parameters):
+            return .transposeConvolution(TransposeConvolutionKernel(
+                input: try pointer(inputs[0]), output: output, inputShape: shape(inputs[0]), outputShape: outputShape,
+                filter: try constant(1, "filter"), filterShape: shape(inputs[1]), biasValues: try optionalBias(),
+                parameters: parameters, storage: storage))
+        case .sigmoid:
+            return .sigmoid(SigmoidKernel(input: try pointer(inputs[0]), output: output, count: outputCount))
         case let .activation(activation):
             return .clamp(ClampKernel(input: try pointer(inputs[0]), output: output, count: outputCount,
                                       clamp: ClampRange(activation)))
@@ -111,3 +141,8 @@ enum NetworkStep {
         }
     }
 }
+
+/// Kernels hold raw pointers into the network's storage. They are shared with Dispatch workers
+/// only inside `NeuralNetwork.run(threads:)`, where each worker writes a disjoint share of one
+/// output and only reads inputs and weights, and the call waits for all workers.
+extension NetworkStep: @unchecked Sendable {}

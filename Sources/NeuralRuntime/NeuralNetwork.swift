@@ -1,3 +1,5 @@
+import Dispatch
+
 /// A loaded network ready to run: shapes inferred, one memory arena planned for all
 /// intermediate tensors, weights packed for the kernels. `run()` allocates nothing.
 ///
@@ -21,6 +23,8 @@ public final class NeuralNetwork {
 
     private let storage: FloatStorage
     private let steps: [NetworkStep]
+    /// Rough multiply-adds per step (output elements x taps per element), to decide splitting.
+    private let stepWork: [Int]
     private let inputPointers: [UnsafeMutablePointer<Float>]
     private let outputPointers: [UnsafeMutablePointer<Float>]
 
@@ -113,7 +117,19 @@ public final class NeuralNetwork {
         }
 
         var steps: [NetworkStep] = []
+        var stepWork: [Int] = []
         for (step, operation) in graph.operations.enumerated() {
+            let outputCount = shapes[operation.outputs[0]].map { $0.reduce(1, *) } ?? 0
+            switch operation.kind {
+            case .conv2D:
+                let filter = shapes[operation.inputs[1]] ?? []
+                stepWork.append(outputCount * filter.dropFirst().reduce(1, *))
+            case .depthwiseConv2D:
+                let filter = shapes[operation.inputs[1]] ?? []
+                stepWork.append(outputCount * filter.dropFirst().dropLast().reduce(1, *))
+            default:
+                stepWork.append(outputCount)
+            }
             do {
                 steps.append(try NetworkStep.make(operation, shapes: shapes, pointers: pointers, tensors: tensors,
                                                   storage: storage))
@@ -123,6 +139,7 @@ public final class NeuralNetwork {
         }
         self.storage = storage
         self.steps = steps
+        self.stepWork = stepWork
         arenaFloatCount = plan.size
         unplannedFloatCount = requests.reduce(0) { $0 + $1.size }
         inputShapes = graph.inputs.map { shapes[$0] ?? [] }
@@ -152,4 +169,23 @@ public final class NeuralNetwork {
             for step in steps { step.run() }
         }
     }
+
+    /// Runs every operation once, splitting each convolution's output across `threads` Dispatch
+    /// workers (for one image when the cores are otherwise idle; the video pipeline already runs
+    /// one network per core and uses `run()`). Small steps run on the calling thread.
+    public func run(threads: Int) {
+        guard threads > 1 else { return run() }
+        withExtendedLifetime(storage) {
+            for (step, work) in zip(steps, stepWork) {
+                if step.isSplittable, work >= Self.parallelWorkThreshold {
+                    DispatchQueue.concurrentPerform(iterations: threads) { part in step.run(part: part, of: threads) }
+                } else {
+                    step.run()
+                }
+            }
+        }
+    }
+
+    /// Multiply-adds below which a step is not worth handing to other threads.
+    static let parallelWorkThreshold = 200_000
 }

@@ -20,4 +20,9 @@ public enum OperationKind: Sendable, Equatable {
     case concatenation(axis: Int, activation: Activation)
     /// Inputs: data [N,H,W,C]; output [N,height,width,C].
     case resizeBilinear(height: Int, width: Int, alignCorners: Bool, halfPixelCenters: Bool)
+    /// Inputs: data [N,H,W,Cin], filter [Cout,KH,KW,Cin] (constant), optional bias [Cout] (constant);
+    /// output [N,(H-1)*strideH+KH-top-bottom,(W-1)*strideW+KW-left-right,Cout]. Dilation must be 1.
+    case transposeConv2D(ConvolutionParameters)
+    /// Inputs: data; 1 / (1 + exp(-x)) element-wise.
+    case sigmoid
 }

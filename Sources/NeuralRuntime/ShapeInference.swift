@@ -34,8 +34,21 @@ enum ShapeInference {
                 throw GraphIssue("shapes \(a) and \(b) cannot be combined element-wise")
             }
             return a
-        case .activation:
+        case .activation, .sigmoid:
             return try input(0)
+        case let .transposeConv2D(parameters):
+            let data = try rank4(try input(0)), filter = try rank4(try input(1))
+            guard filter[3] == data[3] else {
+                throw GraphIssue("filter \(filter) does not match \(data[3]) input channels")
+            }
+            guard parameters.dilationH == 1, parameters.dilationW == 1, parameters.strideH >= 1,
+                  parameters.strideW >= 1, parameters.strideH < 1 << 8, parameters.strideW < 1 << 8 else {
+                throw GraphIssue("transposed convolution needs dilation 1 and a small stride")
+            }
+            try checkBias(inputs, count: filter[0])
+            let padding = parameters.padding
+            return [data[0], (data[1] - 1) * parameters.strideH + filter[1] - padding.top - padding.bottom,
+                    (data[2] - 1) * parameters.strideW + filter[2] - padding.left - padding.right, filter[0]]
         case let .maxPool2D(parameters):
             let data = try rank4(try input(0))
             return [data[0], try spatial(data[1], parameters.filterH, parameters.strideH, 1,

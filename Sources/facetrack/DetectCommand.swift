@@ -26,7 +26,8 @@ enum DetectCommand {
         if arguments.has("--help") { print(help); return 0 }
         guard !arguments.positionals.isEmpty else { throw UsageError("detect needs at least one IMAGE") }
         let options = try DetectorOptions(arguments)
-        let detector = try options.makeDetector()
+        // Images are detected one after another: let one detection use every core.
+        let detector = try options.makeDetector(threads: ProcessInfo.processInfo.activeProcessorCount)
         let writer = try TrackCSVWriter(path: arguments.string("--csv") ?? "-", inputs: arguments.positionals,
                                         includesImage: true)
         var failures = 0

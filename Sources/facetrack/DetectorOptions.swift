@@ -12,7 +12,7 @@ struct DetectorOptions: Sendable {
       --min-face-size PX    drop faces whose shorter side is below PX pixels (default 0)
       --max-faces N         keep the N most confident faces per frame
       --models DIR          folder with the model files (default: $FACETRACK_MODELS, then ./models)
-      --input-size N        longer side fed to networks that accept any size
+      --input-size N        longer side fed to networks that accept any size (centerface: 640)
       --cascade FILE        cascade XML for the haar detector
     """
 
@@ -43,7 +43,8 @@ struct DetectorOptions: Sendable {
     }
 
     /// Builds one detector, or `nil` for `none`; throws a one-line error for a missing model.
-    func makeDetector() throws -> FaceDetector? {
-        try DetectorCatalog.make(name: name, configuration: configuration)
+    /// `threads`: cores one detection may use (the video pipeline keeps 1: a detector per core).
+    func makeDetector(threads: Int = 1) throws -> FaceDetector? {
+        try DetectorCatalog.make(name: name, configuration: configuration, threads: threads)
     }
 }

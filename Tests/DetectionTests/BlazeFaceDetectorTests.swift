@@ -119,9 +119,8 @@ final class BlazeFaceDetectorTests: XCTestCase {
         XCTAssertEqual(try detector(nil, threshold: 0.7).threshold, 0.7)
     }
 
-    func testCatalogBuildsBlazeFaceByDefault() throws {
+    func testCatalogBuildsBlazeFaceForLowAccuracy() throws {
         XCTAssertTrue(DetectorCatalog.names.contains("blazeface"))
-        XCTAssertEqual(DetectorCatalog.defaultName(accuracy: nil), "blazeface")
         XCTAssertEqual(DetectorCatalog.defaultName(accuracy: .low), "blazeface")
         let made = try DetectorCatalog.make(name: "blazeface",
                                             configuration: DetectorConfiguration(models: try DetectionTestSupport.models()))

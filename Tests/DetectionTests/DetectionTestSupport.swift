@@ -66,9 +66,10 @@ enum DetectionTestSupport {
         return image
     }
 
-    /// Rows of grace_hopper_blazeface.csv for one variant: score, x, y, w, h, 12 keypoint coordinates.
-    static func referenceRows(variant: String) throws -> [[Double]] {
-        let text = try String(contentsOf: try fixtureURL("grace_hopper_blazeface.csv"), encoding: .utf8)
+    /// Rows of grace_hopper_blazeface.csv for one variant: score, x, y, w, h, 12 keypoint coordinates
+    /// (or of another reference CSV whose first column is the key, e.g. the CenterFace input size).
+    static func referenceRows(variant: String, file: String = "grace_hopper_blazeface.csv") throws -> [[Double]] {
+        let text = try String(contentsOf: try fixtureURL(file), encoding: .utf8)
         return text.split(separator: "\n").dropFirst().compactMap { line in
             let fields = line.split(separator: ",")
             guard fields.first.map(String.init) == variant else { return nil }

@@ -7,14 +7,6 @@ struct BlazeFaceInputSampler {
     /// Network input side.
     let size: Int
 
-    /// One input column or row: the two source indices and the weight of the second (a nil tap
-    /// marks the letterbox's black bars).
-    private struct Tap {
-        let lower: Int
-        let upper: Int
-        let weight: Float
-    }
-
     /// The integer shrink factor for a frame: about half the ratio of its longer side to the input
     /// side (so at least two source pixels remain per input pixel), never more than either side.
     func shrinkFactor(width: Int, height: Int) -> Int {
@@ -45,23 +37,14 @@ struct BlazeFaceInputSampler {
                     pixel[0] = -1; pixel[1] = -1; pixel[2] = -1
                     continue
                 }
-                let p00 = top + column.lower * 4, p01 = top + column.upper * 4
-                let p10 = bottom + column.lower * 4, p11 = bottom + column.upper * 4
-                let wx = column.weight
-                for channel in 0..<3 {
-                    // BGRA byte order: R is byte 2, G 1, B 0.
-                    let byte = 2 - channel
-                    let upper = Float(p00[byte]) + (Float(p01[byte]) - Float(p00[byte])) * wx
-                    let lower = Float(p10[byte]) + (Float(p11[byte]) - Float(p10[byte])) * wx
-                    pixel[channel] = (upper + (lower - upper) * wy) * scale - 1
-                }
+                column.writeRGB(pixel, top: top, bottom: bottom, rowWeight: wy, scale: scale, offset: -1)
             }
         }
     }
 
-    /// Source taps along one axis. `frameSize` pixels are centred in a square of `side`; the
+    /// Source taps along one axis (nil marks the letterbox's black bars). `frameSize` pixels are centred in a square of `side`; the
     /// source image has `sourceSize` pixels, each covering `factor` frame pixels.
-    private func taps(frameSize: Int, side: Int, factor: Int, sourceSize: Int) -> [Tap?] {
+    private func taps(frameSize: Int, side: Int, factor: Int, sourceSize: Int) -> [BilinearTap?] {
         let offset = Double(side - frameSize) / 2
         let step = Double(side) / Double(size)
         return (0..<size).map { index in
@@ -69,7 +52,7 @@ struct BlazeFaceInputSampler {
             guard position >= 0, position < Double(frameSize), sourceSize > 0 else { return nil }
             let sourcePosition = min(max(position / Double(factor) - 0.5, 0), Double(sourceSize - 1))
             let lower = Int(sourcePosition)
-            return Tap(lower: lower, upper: min(lower + 1, sourceSize - 1), weight: Float(sourcePosition - Double(lower)))
+            return BilinearTap(lower: lower, upper: min(lower + 1, sourceSize - 1), weight: Float(sourcePosition - Double(lower)))
         }
     }
 }

@@ -38,19 +38,23 @@ struct ConvolutionKernel {
         scratch = storage.allocate(8)
     }
 
-    func run() {
+    func run() { run(part: 0, of: 1) }
+
+    /// Computes share `part` of `parts` of the output (pixel blocks or output rows), so that
+    /// workers can split one convolution without touching the same memory.
+    func run(part: Int, of parts: Int) {
         if kernelH == 1, kernelW == 1, parameters.strideH == 1, parameters.strideW == 1,
            parameters.padding == .zero, outH == inH, outW == inW {
-            pointwise()
+            pointwise(pixels: WorkShare.range(part: part, of: parts, total: batch * inH * inW, multiple: 4))
         } else {
-            direct()
+            direct(rows: WorkShare.range(part: part, of: parts, total: batch * outH))
         }
     }
 
     /// 1x1 convolution as [pixels x Cin] * [Cin x Cout], in tiles of 4 pixels x 16 channels.
-    private func pointwise() {
-        let pixels = batch * inH * inW
-        var p = 0
+    private func pointwise(pixels range: Range<Int>) {
+        let pixels = range.upperBound
+        var p = range.lowerBound
         while p + 4 <= pixels {
             var co = 0
             while co + 16 <= paddedOut {
@@ -137,7 +141,7 @@ struct ConvolutionKernel {
     /// General convolution: for each output pixel, sum the valid taps directly from the input.
     /// Without dilation, the taps of one kernel row are contiguous in both the input row and the
     /// packed weights, so runs of 4 interior pixels go through the same 4x16 tile as 1x1 convolutions.
-    private func direct() {
+    private func direct(rows: Range<Int>) {
         let sh = parameters.strideH, sw = parameters.strideW
         let dh = parameters.dilationH, dw = parameters.dilationW
         let tapStride = inC * paddedOut
@@ -148,7 +152,7 @@ struct ConvolutionKernel {
         let rowTaps = kernelW * inC
         for n in 0..<batch {
             let image = input + n * inH * inW * inC
-            for oy in 0..<outH {
+            for oy in 0..<outH where rows.contains(n * outH + oy) {
                 let iy0 = oy * sh - parameters.padding.top
                 var tiled = interiorStart
                 if dh == 1 {

@@ -39,11 +39,15 @@ struct DepthwiseConvolutionKernel {
         zeroRow = UnsafePointer(storage.allocate(inW * inC + 16))
     }
 
-    func run() {
+    func run() { run(part: 0, of: 1) }
+
+    /// Computes the output rows of share `part` of `parts` (workers split one convolution by rows).
+    func run(part: Int, of parts: Int) {
+        let rows = WorkShare.range(part: part, of: parts, total: batch * outH)
         if kernelH == 3, kernelW == 3, multiplier == 1, parameters.dilationH == 1, parameters.dilationW == 1 {
-            run3x3()
+            run3x3(rows: rows)
         } else {
-            runGeneral()
+            runGeneral(rows: rows)
         }
     }
 
@@ -51,7 +55,7 @@ struct DepthwiseConvolutionKernel {
     /// registers while the row is swept; rows outside the image read zeros. The last block may
     /// reach past the channel count: those lanes read neighbouring floats (memory is padded),
     /// meet zero weights and are never stored.
-    private func run3x3() {
+    private func run3x3(rows: Range<Int>) {
         let sh = parameters.strideH, sw = parameters.strideW
         let padTop = parameters.padding.top, padLeft = parameters.padding.left
         // Output columns whose three taps are all inside the image.
@@ -60,7 +64,7 @@ struct DepthwiseConvolutionKernel {
         let rowLength = inW * inC
         for n in 0..<batch {
             let image = input + n * inH * rowLength
-            for oy in 0..<outH {
+            for oy in 0..<outH where rows.contains(n * outH + oy) {
                 let iy0 = oy * sh - padTop
                 let row0 = iy0 >= 0 && iy0 < inH ? image + iy0 * rowLength : zeroRow
                 let row1 = iy0 + 1 >= 0 && iy0 + 1 < inH ? image + (iy0 + 1) * rowLength : zeroRow
@@ -117,13 +121,13 @@ struct DepthwiseConvolutionKernel {
     }
 
     /// Any kernel size, dilation and multiplier.
-    private func runGeneral() {
+    private func runGeneral(rows: Range<Int>) {
         let sh = parameters.strideH, sw = parameters.strideW
         let dh = parameters.dilationH, dw = parameters.dilationW
         let vectorEnd = multiplier == 1 ? outC / 8 * 8 : 0
         for n in 0..<batch {
             let image = input + n * inH * inW * inC
-            for oy in 0..<outH {
+            for oy in 0..<outH where rows.contains(n * outH + oy) {
                 let iy0 = oy * sh - parameters.padding.top
                 // The taps that fall inside the image, computed once per row and column.
                 let kyStart = firstValidTap(origin: iy0, dilation: dh), kyEnd = endValidTap(origin: iy0, dilation: dh,

@@ -8,13 +8,8 @@ import Foundation
 public enum TFLiteReader {
     /// Reads the model file at `path`.
     public static func graph(contentsOf path: String) throws -> GraphDescription {
-        let data: Data
-        do {
-            data = try Data(contentsOf: URL(fileURLWithPath: path))
-        } catch {
-            throw NeuralRuntimeError.unreadable(path: path, reason: (error as NSError).localizedDescription)
-        }
-        return try graph(bytes: [UInt8](data), name: (path as NSString).lastPathComponent)
+        let file = try ModelFileBytes.read(path)
+        return try graph(bytes: file.bytes, name: file.name)
     }
 
     /// Reads a model from memory; `name` appears in error messages.

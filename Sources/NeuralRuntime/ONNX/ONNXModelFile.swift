@@ -1,0 +1,150 @@
+/// The parts of an ONNX `ModelProto` a convolutional network needs, read from the wire format
+/// (field numbers from onnx.proto). Everything else in the file is skipped.
+struct ONNXModelFile {
+    /// One `NodeProto`.
+    struct Node {
+        var opType = ""
+        var domain = ""
+        var name = ""
+        var inputs: [String] = []
+        var outputs: [String] = []
+        var attributes: [String: Attribute] = [:]
+    }
+
+    /// One `AttributeProto` (only the kinds CNN operators use).
+    struct Attribute {
+        var integer: Int64?
+        var float: Float?
+        var integers: [Int64] = []
+        var text: String?
+    }
+
+    /// One `TensorProto` initializer.
+    struct Initializer {
+        var name = ""
+        var dims: [Int64] = []
+        var dataType = 0
+        var floats: [Float] = []
+        var int64s: [Int64] = []
+    }
+
+    /// One graph input or output (`ValueInfoProto`): name, element type and dimensions; a
+    /// symbolic or missing dimension is -1.
+    struct Value {
+        var name = ""
+        var elementType = 0
+        var dims: [Int64] = []
+    }
+
+    static let float = 1, int64 = 7
+
+    var opset: Int64 = 0
+    var nodes: [Node] = []
+    var initializers: [Initializer] = []
+    var inputs: [Value] = []
+    var outputs: [Value] = []
+
+    /// Parses `bytes` as a ModelProto.
+    init(bytes: [UInt8]) throws {
+        let reader = ProtobufReader(bytes: bytes)
+        var graphRange: Range<Int>?
+        for field in try reader.fields(in: 0..<bytes.count) {
+            switch field.number {
+            case 7: try reader.expect(field, ProtobufReader.lengthDelimited); graphRange = field.range
+            case 8:
+                for inner in try reader.fields(in: try Self.payload(field, reader)) where inner.number == 2 {
+                    opset = max(opset, Int64(bitPattern: inner.value))
+                }
+            default: continue
+            }
+        }
+        guard let graphRange else { throw ProtobufError.truncated(offset: bytes.count) }
+        for field in try reader.fields(in: graphRange) {
+            switch field.number {
+            case 1: nodes.append(try Self.node(try Self.payload(field, reader), reader))
+            case 5: initializers.append(try Self.initializer(try Self.payload(field, reader), reader))
+            case 11: inputs.append(try Self.value(try Self.payload(field, reader), reader))
+            case 12: outputs.append(try Self.value(try Self.payload(field, reader), reader))
+            default: continue
+            }
+        }
+    }
+
+    private static func payload(_ field: ProtobufReader.Field, _ reader: ProtobufReader) throws -> Range<Int> {
+        try reader.expect(field, ProtobufReader.lengthDelimited)
+        return field.range
+    }
+
+    private static func node(_ range: Range<Int>, _ reader: ProtobufReader) throws -> Node {
+        var node = Node()
+        for field in try reader.fields(in: range) {
+            switch field.number {
+            case 1: node.inputs.append(try reader.string(field))
+            case 2: node.outputs.append(try reader.string(field))
+            case 3: node.name = try reader.string(field)
+            case 4: node.opType = try reader.string(field)
+            case 7: node.domain = try reader.string(field)
+            case 5:
+                var name = ""
+                var attribute = Attribute()
+                for inner in try reader.fields(in: try payload(field, reader)) {
+                    switch inner.number {
+                    case 1: name = try reader.string(inner)
+                    case 2: attribute.float = try reader.floats(inner).first
+                    case 3: try reader.expect(inner, ProtobufReader.varint); attribute.integer = Int64(bitPattern: inner.value)
+                    case 4: attribute.text = try reader.string(inner)
+                    case 8: attribute.integers += try reader.integers(inner)
+                    default: continue
+                    }
+                }
+                node.attributes[name] = attribute
+            default: continue
+            }
+        }
+        return node
+    }
+
+    private static func initializer(_ range: Range<Int>, _ reader: ProtobufReader) throws -> Initializer {
+        var tensor = Initializer()
+        var raw: Range<Int>?
+        for field in try reader.fields(in: range) {
+            switch field.number {
+            case 1: tensor.dims += try reader.integers(field)
+            case 2: try reader.expect(field, ProtobufReader.varint); tensor.dataType = Int(truncatingIfNeeded: field.value)
+            case 4: tensor.floats += try reader.floats(field)
+            case 7: tensor.int64s += try reader.integers(field)
+            case 8: tensor.name = try reader.string(field)
+            case 9: raw = try payload(field, reader)
+            default: continue
+            }
+        }
+        if let raw {
+            if tensor.dataType == float { tensor.floats = try reader.littleEndianFloats(raw) }
+            if tensor.dataType == int64 { tensor.int64s = try reader.littleEndianInt64s(raw) }
+        }
+        return tensor
+    }
+
+    private static func value(_ range: Range<Int>, _ reader: ProtobufReader) throws -> Value {
+        var value = Value()
+        for field in try reader.fields(in: range) {
+            switch field.number {
+            case 1: value.name = try reader.string(field)
+            case 2:
+                // TypeProto.tensor_type (1) -> elem_type (1), shape (2) -> dim (1) -> dim_value (1).
+                for type in try reader.fields(in: try payload(field, reader)) where type.number == 1 {
+                    for tensor in try reader.fields(in: try payload(type, reader)) {
+                        if tensor.number == 1 { value.elementType = Int(truncatingIfNeeded: tensor.value); continue }
+                        guard tensor.number == 2 else { continue }
+                        for dim in try reader.fields(in: try payload(tensor, reader)) where dim.number == 1 {
+                            let size = try reader.fields(in: try payload(dim, reader)).first { $0.number == 1 }
+                            value.dims.append(size.map { Int64(bitPattern: $0.value) } ?? -1)
+                        }
+                    }
+                }
+            default: continue
+            }
+        }
+        return value
+    }
+}

@@ -1,0 +1,28 @@
+import Foundation
+
+/// Reads an ONNX model (a convolutional network: Conv, ConvTranspose, BatchNormalization, Relu,
+/// Add, Sigmoid) into a `GraphDescription`, the TFLite reader's sibling on the same runtime.
+///
+/// The NCHW file becomes an NHWC graph: weights are transposed once here, the input is
+/// [1,H,W,C] and the outputs are [1,h,w,C]. The input's declared batch and spatial sizes are
+/// ignored beyond a default: set the input tensor's shape (or use `ResizableNetwork`) for the
+/// size to run at. Every read is bounds-checked: bad bytes throw, they never trap.
+public enum ONNXReader {
+    /// Reads the model file at `path`.
+    public static func graph(contentsOf path: String) throws -> GraphDescription {
+        let file = try ModelFileBytes.read(path)
+        return try graph(bytes: file.bytes, name: file.name)
+    }
+
+    /// Reads a model from memory; `name` appears in error messages.
+    public static func graph(bytes: [UInt8], name: String) throws -> GraphDescription {
+        let file: ONNXModelFile
+        do {
+            file = try ONNXModelFile(bytes: bytes)
+        } catch let error as ProtobufError {
+            throw NeuralRuntimeError.malformed(model: name, reason: error.description)
+        }
+        guard !file.nodes.isEmpty else { throw NeuralRuntimeError.malformed(model: name, reason: "no graph nodes") }
+        return try ONNXGraphBuilder(file: file, name: name).build()
+    }
+}

@@ -1,0 +1,69 @@
+import XCTest
+@testable import NeuralRuntime
+
+/// CenterFace (ONNX) against onnxruntime's outputs at two small input sizes
+/// (fixtures from scripts/reference/centerface_fixtures.py).
+final class CenterFaceModelTests: XCTestCase {
+    /// The integer input patterns of centerface_fixtures.py, NHWC, values 0...255.
+    private func pattern(_ name: String, height: Int, width: Int) -> [Float] {
+        (0..<(height * width * 3)).map { i in
+            if name == "noise" {
+                let hashed = (UInt64(i) &* 2_654_435_761 &+ 12345) & 0xFFFF_FFFF
+                return Float((hashed >> 8) % 256)
+            }
+            let c = i % 3, x = (i / 3) % width, y = i / (3 * width)
+            return Float((x * 7 + y * 13 + c * 29) % 256)
+        }
+    }
+
+    func testReadsTheOperatorsAndFoldsBatchNormalization() throws {
+        let graph = try ONNXReader.graph(contentsOf: try TestSupport.modelPath("centerface.onnx"))
+        var counts: [String: Int] = [:]
+        for operation in graph.operations {
+            switch operation.kind {
+            case .conv2D: counts["conv", default: 0] += 1
+            case .depthwiseConv2D: counts["depthwise", default: 0] += 1
+            case .transposeConv2D: counts["transpose", default: 0] += 1
+            case .activation(.relu): counts["relu", default: 0] += 1
+            case .add: counts["add", default: 0] += 1
+            case .sigmoid: counts["sigmoid", default: 0] += 1
+            default: counts["other", default: 0] += 1
+            }
+        }
+        // 60 Conv = 43 full + 17 depthwise; the 3 BatchNormalizations vanish into the ConvTransposes.
+        XCTAssertEqual(counts, ["conv": 43, "depthwise": 17, "transpose": 3, "relu": 42, "add": 13, "sigmoid": 1])
+        let parameters = graph.tensors.compactMap(\.constant).reduce(0) { $0 + $1.count }
+        XCTAssertGreaterThan(parameters, 1_700_000)
+        XCTAssertLessThan(parameters, 1_900_000)
+        XCTAssertEqual(graph.tensors[graph.inputs[0]].shape, [1, 32, 32, 3], "batch 1, NHWC")
+        XCTAssertEqual(graph.outputs.map { graph.tensors[$0].name }, ["537", "538", "539", "540"])
+    }
+
+    func testMatchesOnnxRuntimeAtTwoSizes() throws {
+        let graph = try ONNXReader.graph(contentsOf: try TestSupport.modelPath("centerface.onnx"))
+        let model = try ResizableNetwork(graph: graph)
+        for (height, width) in [(64, 96), (128, 160)] {
+            let network = try model.network(height: height, width: width)
+            XCTAssertEqual(network.outputShapes, [1, 2, 2, 10].map { [1, height / 4, width / 4, $0] })
+            for name in ["noise", "ramp"] {
+                _ = network.input(0).update(from: pattern(name, height: height, width: width))
+                network.run()
+                for index in 0..<4 {
+                    let expected = try TestSupport.fixture("centerface_\(name)_\(height)x\(width)_out\(index)")
+                    TestSupport.assertClose(network.output(index), expected, "\(name) \(height)x\(width) out\(index)")
+                }
+            }
+        }
+    }
+
+    func testCachesOneNetworkPerSize() throws {
+        let graph = try ONNXReader.graph(contentsOf: try TestSupport.modelPath("centerface.onnx"))
+        let model = try ResizableNetwork(graph: graph, capacity: 2)
+        let first = try model.network(height: 32, width: 64)
+        XCTAssertTrue(first === (try model.network(height: 32, width: 64)), "same size reuses the plan")
+        XCTAssertEqual(first.inputShapes, [[1, 32, 64, 3]])
+        _ = try model.network(height: 64, width: 32)
+        _ = try model.network(height: 96, width: 32)
+        XCTAssertFalse(first === (try model.network(height: 32, width: 64)), "evicted beyond the capacity")
+    }
+}

@@ -1,0 +1,62 @@
+/// A tiny protocol-buffer writer that builds ONNX models for tests (field numbers from onnx.proto).
+enum ONNXTestModel {
+    /// Key plus varint payload.
+    static func varint(_ field: Int, _ value: Int64) -> [UInt8] { key(field, 0) + encode(UInt64(bitPattern: value)) }
+
+    /// Key plus length-delimited payload.
+    static func bytes(_ field: Int, _ payload: [UInt8]) -> [UInt8] {
+        key(field, 2) + encode(UInt64(payload.count)) + payload
+    }
+
+    static func string(_ field: Int, _ text: String) -> [UInt8] { bytes(field, Array(text.utf8)) }
+
+    /// A float32 initializer stored as raw_data.
+    static func initializer(_ name: String, dims: [Int], values: [Float]) -> [UInt8] {
+        var raw: [UInt8] = []
+        for value in values { withUnsafeBytes(of: value.bitPattern.littleEndian) { raw += $0 } }
+        return dims.flatMap { varint(1, Int64($0)) } + varint(2, 1) + string(8, name) + bytes(9, raw)
+    }
+
+    /// A node; attributes are (name, ints) pairs, or (name, float) for a single float.
+    static func node(_ type: String, inputs: [String], outputs: [String], ints: [(String, [Int])] = [],
+                     floats: [(String, Float)] = []) -> [UInt8] {
+        var body = inputs.flatMap { string(1, $0) } + outputs.flatMap { string(2, $0) } + string(4, type)
+        for (name, values) in ints {
+            let attribute = values.count == 1 && name == "group" ? varint(3, Int64(values[0]))
+                : bytes(8, values.flatMap { encode(UInt64(bitPattern: Int64($0))) })
+            body += bytes(5, string(1, name) + attribute)
+        }
+        for (name, value) in floats {
+            var word: [UInt8] = key(2, 5)
+            withUnsafeBytes(of: value.bitPattern.littleEndian) { word += $0 }
+            body += bytes(5, string(1, name) + word)
+        }
+        return body
+    }
+
+    /// A float tensor value (graph input or output) with dimensions.
+    static func value(_ name: String, dims: [Int]) -> [UInt8] {
+        let shape = dims.flatMap { bytes(1, varint(1, Int64($0))) }
+        return string(1, name) + bytes(2, bytes(1, varint(1, 1) + bytes(2, shape)))
+    }
+
+    /// A ModelProto (opset 9) around graph parts.
+    static func model(nodes: [[UInt8]], initializers: [[UInt8]], inputs: [[UInt8]], outputs: [[UInt8]]) -> [UInt8] {
+        let graph = nodes.flatMap { bytes(1, $0) } + string(2, "test") + initializers.flatMap { bytes(5, $0) }
+            + inputs.flatMap { bytes(11, $0) } + outputs.flatMap { bytes(12, $0) }
+        return varint(1, 4) + bytes(8, varint(2, 9)) + bytes(7, graph)
+    }
+
+    private static func key(_ field: Int, _ wireType: Int) -> [UInt8] { encode(UInt64(field << 3 | wireType)) }
+
+    private static func encode(_ value: UInt64) -> [UInt8] {
+        var rest = value
+        var result: [UInt8] = []
+        repeat {
+            let byte = UInt8(rest & 0x7F)
+            rest >>= 7
+            result.append(rest == 0 ? byte : byte | 0x80)
+        } while rest != 0
+        return result
+    }
+}
