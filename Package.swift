@@ -38,8 +38,10 @@ let package = Package(
         .target(name: "Pipeline", dependencies: ["FaceCore", "MediaIO"]),
         // The public library: one import for other Swift programs.
         .target(name: "FaceTrack", dependencies: ["FaceCore", "MediaIO", "Detection", "Tracking", "Rendering", "Pipeline", "NeuralRuntime"]),
+        // Batch runs: input discovery, sharding, output layout and locks, results records (Foundation only).
+        .target(name: "Batch"),
         // The command-line tool.
-        .executableTarget(name: "facetrack", dependencies: ["FaceTrack"]),
+        .executableTarget(name: "facetrack", dependencies: ["FaceTrack", "Batch"]),
 
         // Helpers for tests: run ffmpeg and the built tool, make clips, temporary folders.
         .target(name: "TestSupport", path: "Tests/TestSupport"),
@@ -51,6 +53,7 @@ let package = Package(
         .testTarget(name: "TrackingTests", dependencies: ["Tracking", "FaceCore"]),
         .testTarget(name: "RenderingTests", dependencies: ["Rendering", "FaceCore"]),
         .testTarget(name: "PipelineTests", dependencies: ["Pipeline", "MediaIO", "FaceCore", "TestSupport"]),
+        .testTarget(name: "BatchTests", dependencies: ["Batch", "TestSupport"]),
         .testTarget(name: "EndToEndTests", dependencies: ["facetrack", "TestSupport"]),
 
         // Micro-benchmark of one tracker step with 20 and 200 faces (scripts/bench-tracker).

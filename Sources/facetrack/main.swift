@@ -13,6 +13,8 @@ Finds, tracks and marks faces in recorded video.
 COMMANDS:
   process INPUT [-o OUT] [--csv FILE]   overlay faces on a video and/or export face tracks as CSV
   detect IMAGE... [--csv FILE]          find faces in still images
+  batch INPUT... --out DIR              process many files or folders: concurrent, resumable, shardable
+  merge-results FILE...                 combine the --results files of batch shards into one report
 
 OPTIONS:
   --version     print the version
@@ -21,6 +23,7 @@ OPTIONS:
 EXAMPLES:
   facetrack process clip.mp4 -o clip-faces.mp4 --csv tracks.csv
   facetrack detect photo.jpg
+  facetrack batch videos/ --out faces/ --results results.jsonl
 """
 
 FFmpegLog.configureFromEnvironment()
@@ -41,8 +44,12 @@ do {
         status = try ProcessCommand.run(Array(arguments.dropFirst()))
     case "detect":
         status = try DetectCommand.run(Array(arguments.dropFirst()))
+    case "batch":
+        status = try BatchCommand.run(Array(arguments.dropFirst()))
+    case "merge-results":
+        status = try MergeResultsCommand.run(Array(arguments.dropFirst()))
     case let other?:
-        throw UsageError("unknown command '\(other)' (commands: process, detect; see facetrack --help)")
+        throw UsageError("unknown command '\(other)' (commands: process, detect, batch, merge-results; see facetrack --help)")
     }
 } catch let error as UsageError {
     Console.error(error)
