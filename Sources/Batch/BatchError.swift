@@ -6,6 +6,8 @@ public enum BatchError: Error, CustomStringConvertible, Sendable, Equatable {
     case badOutputs(String)
     /// `--shard auto` found no array index in the environment.
     case noShardEnvironment
+    /// Nothing to process: the folders hold no file with a scanned extension, and no file was named.
+    case noInputs(extensions: [String])
     /// A list file could not be read.
     case unreadableList(String, reason: String)
     /// Another run holds the lock of an output.
@@ -24,6 +26,8 @@ public enum BatchError: Error, CustomStringConvertible, Sendable, Equatable {
             return "invalid --outputs '\(text)': choose from " + OutputKind.allCases.map(\.rawValue).joined(separator: ",")
         case .noShardEnvironment:
             return "--shard auto: no SLURM_ARRAY_TASK_ID/SLURM_ARRAY_TASK_COUNT, nor JOB_COMPLETION_INDEX with --shard-count N, in the environment"
+        case .noInputs(let extensions):
+            return "no input files found (folders are scanned for \(extensions.joined(separator: ",")))"
         case let .unreadableList(path, reason): return "\(path): cannot read the input list (\(reason))"
         case let .locked(path, owner): return "\(path): locked by \(owner) (another batch is writing it; delete the lock if that run is gone)"
         case let .lockFailed(path, reason): return "\(path): cannot create the lock file (\(reason))"

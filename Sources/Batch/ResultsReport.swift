@@ -36,6 +36,12 @@ public struct ResultsReport: Codable, Sendable, Equatable {
         public var path: String
         /// Its error.
         public var error: String
+
+        /// A failure.
+        public init(path: String, error: String) {
+            self.path = path
+            self.error = error
+        }
     }
 
     /// Merges the records of `files` (JSON Lines). Throws when a file cannot be read.

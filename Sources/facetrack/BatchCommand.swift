@@ -92,7 +92,7 @@ enum BatchCommand {
         for warning in collection.warnings { Console.warn(warning) }
         if collection.duplicates > 0 && !quiet { Console.info("\(collection.duplicates) repeated inputs taken once") }
         guard !collection.inputs.isEmpty else {
-            throw UsageError("no input files found (folders are scanned for \(collector.extensions.sorted().joined(separator: ",")))")
+            throw BatchError.noInputs(extensions: collector.extensions.sorted())
         }
         let layout = OutputLayout(folder: InputCollector.resolve(out), kinds: kinds, inputs: collection.inputs)
         let inputs = shard?.select(collection.inputs) ?? collection.inputs
