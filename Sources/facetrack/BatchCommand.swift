@@ -87,14 +87,18 @@ enum BatchCommand {
         } catch {
             throw AtomicOutputError.unwritable(out, reason: "cannot create the output folder")
         }
-        collector.excluded = [InputCollector.resolve(out)]
+        let outFolder = InputCollector.resolve(out)
+        if arguments.positionals.contains(where: { InputCollector.resolve($0) == outFolder }) {
+            throw UsageError("the output folder \(out) is an input folder; choose another --out (a subfolder is fine)")
+        }
+        collector.excluded = [outFolder]
         let collection = try collector.collect(arguments.positionals, listFiles: arguments.string("--list").map { [$0] } ?? [])
         for warning in collection.warnings { Console.warn(warning) }
         if collection.duplicates > 0 && !quiet { Console.info("\(collection.duplicates) repeated inputs taken once") }
         guard !collection.inputs.isEmpty else {
             throw BatchError.noInputs(extensions: collector.extensions.sorted())
         }
-        let layout = OutputLayout(folder: InputCollector.resolve(out), kinds: kinds, inputs: collection.inputs)
+        let layout = OutputLayout(folder: outFolder, kinds: kinds, inputs: collection.inputs)
         let inputs = shard?.select(collection.inputs) ?? collection.inputs
         if let shard, !quiet {
             Console.info("shard \(shard): \(inputs.count) of \(collection.inputs.count) inputs")
@@ -174,6 +178,7 @@ final class BatchRun: @unchecked Sendable {
     private var stop = false
     private var records: [ResultRecord?]
     private let progress: BatchProgress
+    private var showsProgress = false
 
     init(inputs: [BatchInput], layout: OutputLayout, force: Bool, passed: [String], results: ResultsWriter?) {
         self.inputs = inputs
@@ -193,6 +198,7 @@ final class BatchRun: @unchecked Sendable {
 
     /// Runs every input on `jobs` threads; returns the records in input order (nil: not started).
     func execute(jobs: Int, progress showProgress: Bool) -> [ResultRecord?] {
+        showsProgress = showProgress
         let reporter = showProgress ? makeReporter() : nil
         let group = DispatchGroup()
         for _ in 0..<min(jobs, max(1, inputs.count)) {
@@ -223,6 +229,7 @@ final class BatchRun: @unchecked Sendable {
         progress.add(record)
         results?.append(record)
         if record.status == .failed, let error = record.error {
+            if showsProgress { FileHandle.standardError.write(Data("\r\u{1B}[K".utf8)) }
             // Most errors already name the file.
             Console.warn("failed: " + (error.hasPrefix(record.path) ? error : "\(inputs[index].relativePath): \(error)"))
         }

@@ -121,6 +121,9 @@ final class BatchCommandTests: XCTestCase {
             XCTAssertTrue(result.stderr.hasPrefix("facetrack: error: "), result.stderr)
         }
         XCTAssertEqual(try facetrack(["batch", "--out", folder.file("out")]).status, 2)
+        let same = try facetrack(["batch", folder.path, "--out", folder.path + "/."])
+        XCTAssertEqual(same.status, 2)
+        XCTAssertTrue(same.stderr.contains("is an input folder"), same.stderr)
         XCTAssertFalse(FileManager.default.fileExists(atPath: folder.file("out/a.csv")))
     }
 
