@@ -213,4 +213,43 @@ final class BatchCommandTests: XCTestCase {
             XCTAssertEqual(try Tools.videoFrameTimes(folder.file("out/\(stem).mp4")).count, 2, "\(name) complete")
         }
     }
+
+    /// Ctrl-C starts no new file, lets the running one finish, and exits 130 with complete outputs.
+    func testInterruptStopsStartingFiles() throws {
+        let folder = try TemporaryFolder()
+        let names = (0..<10).map { "in/c\($0).mp4" }
+        try FileManager.default.createDirectory(atPath: folder.file("in"), withIntermediateDirectories: true)
+        for name in names {
+            try Tools.ffmpeg(["-f", "lavfi", "-i", "testsrc2=size=160x120:rate=25", "-t", "1", "-c:v", "libx264",
+                              "-preset", "ultrafast", "-pix_fmt", "yuv420p", folder.file(name)])
+        }
+        let results = folder.file("r.jsonl")
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: Tools.facetrack)
+        process.arguments = ["batch", folder.file("in"), "--out", folder.file("out"), "--results", results,
+                             "--detector", "none", "--jobs", "1"]
+        let errors = Pipe()
+        process.standardError = errors
+        process.standardOutput = FileHandle.nullDevice
+        try process.run()
+        // Interrupt once the first file is recorded (bounded wait).
+        let deadline = Date(timeIntervalSinceNow: 20)
+        while Date() < deadline, ((try? String(contentsOfFile: results, encoding: .utf8)) ?? "").isEmpty {
+            usleep(5_000)
+        }
+        kill(process.processIdentifier, SIGINT)
+        let stderr = String(decoding: errors.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        process.waitUntilExit()
+        XCTAssertEqual(process.terminationStatus, 130, stderr)
+        XCTAssertTrue(stderr.contains("not started (interrupted)"), stderr)
+        let finished = try records(results)
+        XCTAssertGreaterThanOrEqual(finished.count, 1)
+        XCTAssertLessThan(finished.count, names.count)
+        XCTAssertEqual(Set(finished.values.map(\.status)), ["done"])
+        for name in finished.keys {
+            let stem = (name as NSString).deletingPathExtension
+            XCTAssertEqual(try Tools.videoFrameTimes(folder.file("out/\(stem).mp4")).count, 25, "\(name) is complete")
+        }
+        XCTAssertEqual(tree(folder.file("out")).count, 2 * finished.count, "no partial outputs")
+    }
 }
