@@ -11,7 +11,7 @@ enum BatchCommand {
     Runs `process` on many files: INPUTs are files, folders (scanned recursively for video and image
     extensions) or quoted glob patterns; --list adds one path per line. The outputs mirror the input
     tree under DIR: NAME.mp4 (overlaid copy; a still image keeps its extension) and NAME.csv.
-    A rerun skips inputs whose outputs exist and are newer than the input. Exit status: 0 when
+    A rerun skips inputs whose outputs exist and are not older than the input. Exit status: 0 when
     every file is done or skipped, 1 when any failed, 2 for a usage error, 130 when interrupted
     (Ctrl-C starts no new file and lets the running ones finish; a second Ctrl-C aborts).
 
@@ -113,9 +113,11 @@ enum BatchCommand {
             message: "interrupt: starting no new file, finishing the files in progress (press Ctrl-C again to abort)"
         ) { run.requestStop() }
         defer { interrupt.cancel() }
+        let started = Date()
         let records = run.execute(jobs: jobs, progress: !quiet && isatty(2) != 0)
+        let wall = Date().timeIntervalSince(started)
 
-        if !quiet { Console.info(summary(records, inputs: inputs, stopped: run.stopped)) }
+        if !quiet { Console.info(summary(records, inputs: inputs, stopped: run.stopped, wall: wall)) }
         if run.stopped { return 130 }
         return records.contains { $0?.status == .failed } ? 1 : 0
     }
@@ -146,7 +148,7 @@ enum BatchCommand {
     }
 
     /// The closing table: one row per file (the first 50), then the totals.
-    static func summary(_ records: [ResultRecord?], inputs: [BatchInput], stopped: Bool) -> String {
+    static func summary(_ records: [ResultRecord?], inputs: [BatchInput], stopped: Bool, wall: Double) -> String {
         var rows = ["status   frames   faces  tracks  seconds  input"]
         let finished = zip(inputs, records).compactMap { input, record in record.map { (input, $0) } }
         for (input, record) in finished.prefix(50) {
@@ -158,7 +160,7 @@ enum BatchCommand {
         let report = ResultsReport(contents: [("run", finished.map { $0.1.jsonLine() }.joined(separator: "\n"))])
         var total = "\(inputs.count) files: \(report.done) done, \(report.skipped) skipped, \(report.failed) failed"
         if stopped { total += ", \(inputs.count - finished.count) not started (interrupted)" }
-        total += String(format: "; %d frames in %.1f s of processing", report.frames, report.seconds)
+        total += String(format: "; %d frames in %.1f s (%.1f fps)", report.frames, wall, wall > 0 ? Double(report.frames) / wall : 0)
         return "batch summary\n" + rows.joined(separator: "\n") + "\n" + total
     }
 }

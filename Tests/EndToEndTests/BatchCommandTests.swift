@@ -49,7 +49,7 @@ final class BatchCommandTests: XCTestCase {
         XCTAssertEqual(first.status, 0, first.stderr)
         XCTAssertEqual(tree(out), ["a.csv", "a.mp4", "sub/b.csv", "sub/b.mp4", "sub/deep/c.csv", "sub/deep/c.mp4",
                                    "sub/still.csv", "sub/still.png"])
-        XCTAssertTrue(first.stderr.contains("4 files: 4 done, 0 skipped, 0 failed; 7 frames"), first.stderr)
+        XCTAssertTrue(first.stderr.contains("4 files: 4 done, 0 skipped, 0 failed; 7 frames in "), first.stderr)
         let done = try records(results)
         XCTAssertEqual(done.mapValues(\.status), ["a.mp4": "done", "b.mov": "done", "c.mkv": "done", "still.png": "done"])
         XCTAssertEqual(done["a.mp4"]?.frames, 2)
