@@ -11,13 +11,14 @@ enum Console {
         FileHandle.standardError.write(Data((line + "\n").utf8))
     }
 
-    /// Calls `handler` on the first SIGINT; a second SIGINT ends the program at once.
-    static func onInterrupt(_ handler: @escaping @Sendable () -> Void) -> DispatchSourceSignal {
+    /// Calls `handler` on the first SIGINT, after printing `message`; a second SIGINT ends the program at once.
+    static func onInterrupt(message: String = "interrupt: finishing the frames in flight (press Ctrl-C again to abort)",
+                            _ handler: @escaping @Sendable () -> Void) -> DispatchSourceSignal {
         signal(SIGINT, SIG_IGN)
         let source = DispatchSource.makeSignalSource(signal: SIGINT, queue: DispatchQueue.global())
         source.setEventHandler {
             signal(SIGINT, SIG_DFL)
-            Console.warn("interrupt: finishing the frames in flight (press Ctrl-C again to abort)")
+            Console.warn(message)
             handler()
         }
         source.resume()

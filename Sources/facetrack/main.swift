@@ -15,6 +15,8 @@ COMMANDS:
   detect IMAGE... [--csv FILE]          find faces in still images
   eval --truth T.csv --pred P.csv       score face tracks against ground truth
   check [MANIFEST] [--junit FILE]       run and score the reference clips (samples/manifest.json)
+  batch INPUT... --out DIR              process many files or folders: concurrent, resumable, shardable
+  merge-results FILE...                 combine the --results files of batch shards into one report
 
 OPTIONS:
   --version     print the version
@@ -23,6 +25,7 @@ OPTIONS:
 EXAMPLES:
   facetrack process clip.mp4 -o clip-faces.mp4 --csv tracks.csv
   facetrack detect photo.jpg
+  facetrack batch videos/ --out faces/ --results results.jsonl
 """
 
 FFmpegLog.configureFromEnvironment()
@@ -47,8 +50,12 @@ do {
         status = try EvalCommand.run(Array(arguments.dropFirst()))
     case "check":
         status = try CheckCommand.run(Array(arguments.dropFirst()))
+    case "batch":
+        status = try BatchCommand.run(Array(arguments.dropFirst()))
+    case "merge-results":
+        status = try MergeResultsCommand.run(Array(arguments.dropFirst()))
     case let other?:
-        throw UsageError("unknown command '\(other)' (commands: process, detect, eval, check; see facetrack --help)")
+        throw UsageError("unknown command '\(other)' (commands: process, detect, eval, check, batch, merge-results; see facetrack --help)")
     }
 } catch let error as UsageError {
     Console.error(error)

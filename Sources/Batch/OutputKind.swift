@@ -1,0 +1,24 @@
+/// A file `batch` writes per input.
+public enum OutputKind: String, Sendable, CaseIterable {
+    /// The overlaid copy: NAME.mp4 for videos, NAME.<same extension> for still images.
+    case video
+    /// The per-frame face tracks: NAME.csv.
+    case csv
+    /// MOTChallenge text: NAME.mot.txt.
+    case mot
+    /// The JSON list of tracks: NAME.tracks.json.
+    case tracks
+
+    /// Parses a comma-separated list such as `video,csv` (repeats kept once).
+    public static func parseList(_ text: String) throws -> [OutputKind] {
+        var kinds: [OutputKind] = []
+        for word in text.split(separator: ",").map({ $0.trimmingCharacters(in: .whitespaces) }) {
+            guard let kind = OutputKind(rawValue: word) else { throw BatchError.badOutputs(text) }
+            if !kinds.contains(kind) { kinds.append(kind) }
+        }
+        guard !kinds.isEmpty else { throw BatchError.badOutputs(text) }
+        return kinds
+    }
+}
+
+import Foundation

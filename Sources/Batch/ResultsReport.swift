@@ -1,0 +1,130 @@
+import Foundation
+
+/// Several results files (one per shard) combined: one record per input, counts and totals.
+///
+/// When an input appears more than once (a shard rerun, overlapping lists) the most useful
+/// record wins: done over skipped over failed, and among equals the one read last.
+public struct ResultsReport: Codable, Sendable, Equatable {
+    /// Inputs, each once.
+    public var files = 0
+    /// Inputs processed.
+    public var done = 0
+    /// Inputs whose outputs were already up to date.
+    public var skipped = 0
+    /// Inputs that failed.
+    public var failed = 0
+    /// Frames processed.
+    public var frames = 0
+    /// Face rows reported.
+    public var faces = 0
+    /// Confirmed tracks.
+    public var tracks = 0
+    /// Processing seconds summed over inputs (CPU-side work, not the wall time of the batch).
+    public var seconds = 0.0
+    /// Records dropped because another record of the same input won.
+    public var duplicates = 0
+    /// The failed inputs and their errors.
+    public var failures: [Failure] = []
+    /// Lines that were not records, as `FILE:LINE`.
+    public var invalidLines: [String] = []
+    /// The merged records, sorted by path.
+    public var records: [ResultRecord] = []
+
+    /// A failed input.
+    public struct Failure: Codable, Sendable, Equatable {
+        /// The input.
+        public var path: String
+        /// Its error.
+        public var error: String
+
+        /// A failure.
+        public init(path: String, error: String) {
+            self.path = path
+            self.error = error
+        }
+    }
+
+    /// Merges the records of `files` (JSON Lines). Throws when a file cannot be read.
+    public init(files paths: [String]) throws {
+        var contents: [(String, String)] = []
+        for path in paths {
+            guard let text = try? String(contentsOfFile: path, encoding: .utf8) else {
+                throw BatchError.results(path, reason: FileManager.default.fileExists(atPath: path)
+                                         ? "cannot read the results file" : "no such results file")
+            }
+            contents.append((path, text))
+        }
+        self.init(contents: contents)
+    }
+
+    /// Merges results given as (name, JSON Lines text) pairs.
+    public init(contents: [(name: String, text: String)]) {
+        let decoder = JSONDecoder()
+        var best: [String: ResultRecord] = [:]
+        for (name, text) in contents {
+            for (number, line) in text.split(separator: "\n", omittingEmptySubsequences: false).enumerated() {
+                guard !line.trimmingCharacters(in: .whitespaces).isEmpty else { continue }
+                guard let record = try? decoder.decode(ResultRecord.self, from: Data(line.utf8)) else {
+                    invalidLines.append("\(name):\(number + 1)")
+                    continue
+                }
+                if let previous = best[record.path] {
+                    duplicates += 1
+                    if ResultsReport.rank(record.status) < ResultsReport.rank(previous.status) { continue }
+                }
+                best[record.path] = record
+            }
+        }
+        records = best.values.sorted { $0.path < $1.path }
+        for record in records {
+            files += 1
+            frames += record.frames
+            faces += record.faces
+            tracks += record.tracks
+            seconds += record.seconds
+            switch record.status {
+            case .done: done += 1
+            case .skipped: skipped += 1
+            case .failed:
+                failed += 1
+                failures.append(Failure(path: record.path, error: record.error ?? "unknown error"))
+            }
+        }
+    }
+
+    private static func rank(_ status: ResultRecord.Status) -> Int {
+        switch status {
+        case .failed: return 0
+        case .skipped: return 1
+        case .done: return 2
+        }
+    }
+
+    /// The report for people: counts, totals, then one line per failure.
+    public var text: String {
+        var lines = ["\(files) files: \(done) done, \(skipped) skipped, \(failed) failed"]
+        lines.append(String(format: "%d frames, %d faces, %d tracks, %.1f s of processing", frames, faces, tracks, seconds)
+                     + (seconds > 0 ? String(format: " (%.1f fps)", Double(frames) / seconds) : ""))
+        if duplicates > 0 { lines.append("\(duplicates) repeated records merged") }
+        if !invalidLines.isEmpty { lines.append("ignored \(invalidLines.count) invalid lines: \(invalidLines.prefix(5).joined(separator: ", "))") }
+        for failure in failures {
+            lines.append("failed: " + (failure.error.hasPrefix(failure.path) ? failure.error : "\(failure.path): \(failure.error)"))
+        }
+        return lines.joined(separator: "\n")
+    }
+
+    /// The report as one JSON object (records omitted; write them with `mergedLines`).
+    public var json: String {
+        var summary = self
+        summary.records = []
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes, .prettyPrinted]
+        guard let data = try? encoder.encode(summary) else { return "{}" }
+        return String(decoding: data, as: UTF8.self)
+    }
+
+    /// The merged records as JSON Lines.
+    public var mergedLines: String {
+        records.map { $0.jsonLine() + "\n" }.joined()
+    }
+}

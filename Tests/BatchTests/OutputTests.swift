@@ -1,0 +1,90 @@
+import Batch
+import Foundation
+import TestSupport
+import XCTest
+
+final class OutputTests: XCTestCase {
+    func testLayoutMirrorsTreeAndSeparatesSameStems() {
+        let inputs = [BatchInput(path: "/in/a/clip.mov", relativePath: "a/clip.mov"),
+                      BatchInput(path: "/in/a/clip.mp4", relativePath: "a/clip.mp4"),
+                      BatchInput(path: "/in/b/photo.JPG", relativePath: "b/photo.JPG"),
+                      BatchInput(path: "/in/b/talk.mkv", relativePath: "b/talk.mkv")]
+        let layout = OutputLayout(folder: "/out", kinds: [.video, .csv, .mot, .tracks], inputs: inputs)
+        XCTAssertEqual(layout.paths(for: inputs[0]), ["/out/a/clip.mov.mp4", "/out/a/clip.mov.csv", "/out/a/clip.mov.mot.txt",
+                                                      "/out/a/clip.mov.tracks.json"])
+        XCTAssertEqual(layout.path(.csv, for: inputs[1]), "/out/a/clip.mp4.csv")
+        XCTAssertEqual(layout.path(.video, for: inputs[2]), "/out/b/photo.jpg", "a still keeps its format")
+        XCTAssertEqual(layout.paths(for: inputs[3]).prefix(2), ["/out/b/talk.mp4", "/out/b/talk.csv"])
+        XCTAssertEqual(layout.lockPath(for: inputs[3]), "/out/b/.talk.lock")
+        XCTAssertEqual(OutputLayout(folder: "/out", kinds: [.csv], inputs: inputs).paths(for: inputs[3]), ["/out/b/talk.csv"])
+    }
+
+    func testOutputsAreUpToDateOnlyWhenAllExistAndAreNotOlder() throws {
+        let folder = try TemporaryFolder()
+        let input = BatchInput(path: folder.file("clip.mp4"), relativePath: "clip.mp4")
+        let layout = OutputLayout(folder: folder.file("out"), kinds: [.video, .csv], inputs: [input])
+        try FileManager.default.createDirectory(atPath: folder.file("out"), withIntermediateDirectories: true)
+        let old = Date(timeIntervalSinceNow: -100), now = Date()
+        try Data("v".utf8).write(to: URL(fileURLWithPath: input.path))
+        XCTAssertFalse(layout.isUpToDate(input))
+        for path in layout.paths(for: input) { try Data("o".utf8).write(to: URL(fileURLWithPath: path)) }
+        try FileManager.default.setAttributes([.modificationDate: old], ofItemAtPath: input.path)
+        XCTAssertTrue(layout.isUpToDate(input))
+        try FileManager.default.setAttributes([.modificationDate: now], ofItemAtPath: input.path)
+        try FileManager.default.setAttributes([.modificationDate: old], ofItemAtPath: layout.path(.csv, for: input))
+        XCTAssertFalse(layout.isUpToDate(input), "the input changed after the CSV was written")
+        try FileManager.default.setAttributes([.modificationDate: old], ofItemAtPath: input.path)
+        try FileManager.default.removeItem(atPath: layout.path(.video, for: input))
+        XCTAssertFalse(layout.isUpToDate(input), "one output missing")
+        XCTAssertFalse(layout.isUpToDate(BatchInput(path: folder.file("gone.mp4"), relativePath: "gone.mp4")))
+    }
+
+    func testOutputKindLists() throws {
+        XCTAssertEqual(try OutputKind.parseList("csv, video,csv"), [.csv, .video])
+        XCTAssertThrowsError(try OutputKind.parseList("video,gif"))
+        XCTAssertThrowsError(try OutputKind.parseList(","))
+    }
+
+    func testLockIsExclusiveAndReleased() throws {
+        let folder = try TemporaryFolder()
+        let path = folder.file(".clip.lock")
+        let lock = try OutputLock(path: path)
+        XCTAssertThrowsError(try OutputLock(path: path)) { error in
+            guard case .locked(let locked, let owner)? = error as? BatchError else { return XCTFail("\(error)") }
+            XCTAssertEqual(locked, path)
+            XCTAssertTrue(owner.contains("pid \(getpid())"), owner)
+        }
+        lock.release()
+        XCTAssertFalse(FileManager.default.fileExists(atPath: path))
+        try OutputLock(path: path).release()
+    }
+
+    func testStaleLockOfDeadProcessIsTakenOverButForeignHostIsRespected() throws {
+        let folder = try TemporaryFolder()
+        let path = folder.file(".clip.lock")
+        let hostname = try Tools.run("hostname", []).stdout.trimmingCharacters(in: .whitespacesAndNewlines)
+        XCTAssertFalse(hostname.isEmpty)
+        let exited = try deadPID()
+        try Data("\(exited) \(hostname)\n".utf8).write(to: URL(fileURLWithPath: path))
+        let lock = try OutputLock(path: path)
+        XCTAssertEqual(try String(contentsOfFile: path, encoding: .utf8), "\(getpid()) \(hostname)\n")
+        lock.release()
+
+        try Data("\(exited) some-other-node\n".utf8).write(to: URL(fileURLWithPath: path))
+        XCTAssertThrowsError(try OutputLock(path: path), "a dead PID on another host may be alive there")
+        // A lock whose content is garbage (creator died before writing) is stale after a minute.
+        try Data("".utf8).write(to: URL(fileURLWithPath: path))
+        XCTAssertThrowsError(try OutputLock(path: path))
+        try FileManager.default.setAttributes([.modificationDate: Date(timeIntervalSinceNow: -120)], ofItemAtPath: path)
+        try OutputLock(path: path).release()
+    }
+
+    /// A PID that just exited (so no process has it).
+    private func deadPID() throws -> Int32 {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/bin/true")
+        try process.run()
+        process.waitUntilExit()
+        return process.processIdentifier
+    }
+}
