@@ -30,6 +30,8 @@ let package = Package(
         .target(name: "Detection", dependencies: ["FaceCore", "NeuralRuntime"]),
         // A small float32 NHWC neural-network runtime with a TFLite reader (Foundation only).
         .target(name: "NeuralRuntime", swiftSettings: vectorSettings),
+        // Face attributes from MediaPipe's face mesh: crop, mesh, eye/smile/angle measures, hysteresis.
+        .target(name: "Attributes", dependencies: ["FaceCore", "NeuralRuntime"]),
         // Multi-face tracking: Kalman + optimal IoU assignment, One Euro smoothing, MOT and summary output.
         .target(name: "Tracking", dependencies: ["FaceCore"]),
         // Overlays drawn on BGRA frames: boxes, eye markers and sprites, labels, anonymisation.
@@ -37,7 +39,8 @@ let package = Package(
         // Dispatch stages from decoded frame to encoded packet, and the CSV writer.
         .target(name: "Pipeline", dependencies: ["FaceCore", "MediaIO"]),
         // The public library: one import for other Swift programs.
-        .target(name: "FaceTrack", dependencies: ["FaceCore", "MediaIO", "Detection", "Tracking", "Rendering", "Pipeline", "NeuralRuntime"]),
+        .target(name: "FaceTrack", dependencies: ["FaceCore", "MediaIO", "Detection", "Tracking", "Rendering", "Pipeline", "NeuralRuntime",
+                                                          "Attributes"]),
         // The command-line tool.
         .executableTarget(name: "facetrack", dependencies: ["FaceTrack"]),
 
@@ -48,6 +51,7 @@ let package = Package(
         .testTarget(name: "NeuralRuntimeTests", dependencies: ["NeuralRuntime"], resources: [.copy("Fixtures")]),
         .testTarget(name: "DetectionTests", dependencies: ["Detection", "FaceCore", "NeuralRuntime"],
                     resources: [.copy("Fixtures")]),
+        .testTarget(name: "AttributesTests", dependencies: ["Attributes", "FaceCore", "MediaIO", "NeuralRuntime"]),
         .testTarget(name: "TrackingTests", dependencies: ["Tracking", "FaceCore"]),
         .testTarget(name: "RenderingTests", dependencies: ["Rendering", "FaceCore"]),
         .testTarget(name: "PipelineTests", dependencies: ["Pipeline", "MediaIO", "FaceCore", "TestSupport"]),

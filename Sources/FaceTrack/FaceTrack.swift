@@ -5,3 +5,4 @@
 @_exported import Tracking
 @_exported import Rendering
 @_exported import NeuralRuntime
+@_exported import Attributes
