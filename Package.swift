@@ -51,7 +51,7 @@ let package = Package(
         .testTarget(name: "NeuralRuntimeTests", dependencies: ["NeuralRuntime"], resources: [.copy("Fixtures")]),
         .testTarget(name: "DetectionTests", dependencies: ["Detection", "FaceCore", "NeuralRuntime"],
                     resources: [.copy("Fixtures")]),
-        .testTarget(name: "AttributesTests", dependencies: ["Attributes", "FaceCore", "MediaIO", "NeuralRuntime"]),
+        .testTarget(name: "AttributesTests", dependencies: ["Attributes", "FaceCore", "Detection", "MediaIO"]),
         .testTarget(name: "TrackingTests", dependencies: ["Tracking", "FaceCore"]),
         .testTarget(name: "RenderingTests", dependencies: ["Rendering", "FaceCore"]),
         .testTarget(name: "PipelineTests", dependencies: ["Pipeline", "MediaIO", "FaceCore", "TestSupport"]),
