@@ -31,7 +31,7 @@ let package = Package(
         // A small float32 NHWC neural-network runtime with a TFLite reader (Foundation only).
         .target(name: "NeuralRuntime", swiftSettings: vectorSettings),
         // Face attributes from MediaPipe's face mesh: crop, mesh, eye/smile/angle measures, hysteresis.
-        .target(name: "Attributes", dependencies: ["FaceCore", "NeuralRuntime"]),
+        .target(name: "Attributes", dependencies: ["FaceCore", "NeuralRuntime"], swiftSettings: vectorSettings),
         // Multi-face tracking: Kalman + optimal IoU assignment, One Euro smoothing, MOT and summary output.
         .target(name: "Tracking", dependencies: ["FaceCore"]),
         // Overlays drawn on BGRA frames: boxes, eye markers and sprites, labels, anonymisation.
@@ -64,6 +64,9 @@ let package = Package(
         // Times the runtime on the BlazeFace models (run through scripts/bench-blazeface).
         .executableTarget(name: "runtime-bench", dependencies: ["NeuralRuntime"], path: "Benchmarks/runtime-bench",
                           swiftSettings: vectorSettings),
+        // Per-face cost of the face-mesh attributes (run through scripts/bench-attributes).
+        .executableTarget(name: "attributes-bench", dependencies: ["Attributes", "Detection", "FaceCore", "MediaIO"],
+                          path: "Benchmarks/attributes-bench"),
         // Prints BlazeFace detections for raw BGRA images (run through scripts/eval-blazeface).
         .executableTarget(name: "blazeface-eval", dependencies: ["Detection", "FaceCore"],
                           path: "Benchmarks/blazeface-eval"),

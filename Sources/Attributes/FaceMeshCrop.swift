@@ -65,15 +65,19 @@ public struct FaceMeshCrop: Sendable, Equatable {
         // Pixel centres sit at +0.5: shift to index space once.
         let x0 = origin.x / Double(factor) - 0.5, y0 = origin.y / Double(factor) - 0.5
         let scale: Float = 1 / 255
+        let pixels = source.pixels, stride = source.bytesPerRow
+        let stepX = Float(step * c), stepY = Float(step * s)
         for row in 0..<size {
-            var sx = x0 - Double(row) * step * s, sy = y0 + Double(row) * step * c
+            // Float positions: 192 increments of about one pixel stay far inside Float's precision.
+            var sx = Float(x0 - Double(row) * step * s), sy = Float(y0 + Double(row) * step * c)
             let out = base + row * size * 3
             for column in 0..<size {
-                let ix = Int(floor(sx)), iy = Int(floor(sy))
-                let fx = Float(sx - Double(ix)), fy = Float(sy - Double(iy))
+                let fx0 = sx.rounded(.down), fy0 = sy.rounded(.down)
+                let fx = sx - fx0, fy = sy - fy0
+                let ix = Int(fx0), iy = Int(fy0)
                 var r: Float = 0, g: Float = 0, b: Float = 0
                 if ix >= 0, iy >= 0, ix + 1 < width, iy + 1 < height {
-                    let p00 = source.row(iy) + ix * 4, p10 = source.row(iy + 1) + ix * 4
+                    let p00 = pixels + iy * stride + ix * 4, p10 = p00 + stride
                     let w00 = (1 - fx) * (1 - fy), w01 = fx * (1 - fy), w10 = (1 - fx) * fy, w11 = fx * fy
                     b = Float(p00[0]) * w00 + Float(p00[4]) * w01 + Float(p10[0]) * w10 + Float(p10[4]) * w11
                     g = Float(p00[1]) * w00 + Float(p00[5]) * w01 + Float(p10[1]) * w10 + Float(p10[5]) * w11
@@ -84,7 +88,7 @@ public struct FaceMeshCrop: Sendable, Equatable {
                         let x = ix + (tap & 1), y = iy + (tap >> 1)
                         guard x >= 0, x < width, y >= 0, y < height else { continue }
                         let w = (tap & 1 == 0 ? 1 - fx : fx) * (tap >> 1 == 0 ? 1 - fy : fy)
-                        let p = source.row(y) + x * 4
+                        let p = pixels + y * stride + x * 4
                         b += Float(p[0]) * w
                         g += Float(p[1]) * w
                         r += Float(p[2]) * w
@@ -94,8 +98,8 @@ public struct FaceMeshCrop: Sendable, Equatable {
                 pixel[0] = r * scale
                 pixel[1] = g * scale
                 pixel[2] = b * scale
-                sx += step * c
-                sy += step * s
+                sx += stepX
+                sy += stepY
             }
         }
     }
