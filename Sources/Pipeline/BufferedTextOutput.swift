@@ -10,8 +10,9 @@ final class BufferedTextOutput: @unchecked Sendable {
     /// Text not yet written; writers append to it and call `flushIfFull()`.
     var buffer = ""
 
-    /// Opens `path` (or standard output when `path` is "-"); one-line errors name the path.
-    init(path: String, inputs: [String]) throws {
+    /// Opens `path` (or standard output when `path` is "-") and buffers the CSV header row made of
+    /// `columns` (after an `image` column when `includesImage`); one-line errors name the path.
+    init(path: String, inputs: [String], columns: [String], includesImage: Bool) throws {
         if path == "-" {
             output = nil
             handle = FileHandle.standardOutput
@@ -25,6 +26,7 @@ final class BufferedTextOutput: @unchecked Sendable {
             self.handle = handle
         }
         buffer.reserveCapacity(1 << 16)
+        buffer += ((includesImage ? ["image"] : []) + columns).joined(separator: ",") + "\n"
     }
 
     deinit {

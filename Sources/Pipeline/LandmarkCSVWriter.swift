@@ -17,8 +17,7 @@ public final class LandmarkCSVWriter: @unchecked Sendable {
     /// when the path cannot be written or names one of `inputs`.
     public init(path: String, inputs: [String] = [], includesImage: Bool = false) throws {
         self.includesImage = includesImage
-        file = try BufferedTextOutput(path: path, inputs: inputs)
-        file.buffer += ((includesImage ? ["image"] : []) + Self.columns).joined(separator: ",") + "\n"
+        file = try BufferedTextOutput(path: path, inputs: inputs, columns: Self.columns, includesImage: includesImage)
     }
 
     /// Appends the landmark rows of one frame (or one image, whose path fills the `image` column).

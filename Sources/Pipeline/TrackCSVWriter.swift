@@ -20,8 +20,7 @@ public final class TrackCSVWriter: @unchecked Sendable {
     /// Opens `path` (or standard output when `path` is "-") and writes the header.
     public init(path: String, inputs: [String] = [], includesImage: Bool = false) throws {
         self.includesImage = includesImage
-        file = try BufferedTextOutput(path: path, inputs: inputs)
-        file.buffer += ((includesImage ? ["image"] : []) + Self.columns).joined(separator: ",") + "\n"
+        file = try BufferedTextOutput(path: path, inputs: inputs, columns: Self.columns, includesImage: includesImage)
     }
 
     /// Appends the rows of one frame (or one image, whose path fills the `image` column).
