@@ -55,7 +55,11 @@ public struct FaceMeshCrop: Sendable, Equatable {
     /// block-averaged copy of the frame so the bilinear step does not alias.
     public func sample(_ image: BGRAImage, into input: UnsafeMutableBufferPointer<Float>) {
         guard let base = input.baseAddress, input.count >= size * size * 3 else { return }
-        let factor = max(1, min(Int(side / Double(2 * size)), image.width, image.height))
+        guard side.isFinite, side > 0, center.isFinite, angle.isFinite else {
+            input.update(repeating: 0)
+            return
+        }
+        let factor = max(1, Int(min(side / Double(2 * size), Double(min(image.width, image.height)))))
         let source = image.downscaled(by: factor)
         let width = source.width, height = source.height
         // One crop pixel step along x and along y, in source pixels.
@@ -67,31 +71,35 @@ public struct FaceMeshCrop: Sendable, Equatable {
         let scale: Float = 1 / 255
         let pixels = source.pixels, stride = source.bytesPerRow
         let stepX = Float(step * c), stepY = Float(step * s)
+        let limitX = Float(width), limitY = Float(height)
         for row in 0..<size {
             // Float positions: 192 increments of about one pixel stay far inside Float's precision.
             var sx = Float(x0 - Double(row) * step * s), sy = Float(y0 + Double(row) * step * c)
             let out = base + row * size * 3
             for column in 0..<size {
-                let fx0 = sx.rounded(.down), fy0 = sy.rounded(.down)
-                let fx = sx - fx0, fy = sy - fy0
-                let ix = Int(fx0), iy = Int(fy0)
                 var r: Float = 0, g: Float = 0, b: Float = 0
-                if ix >= 0, iy >= 0, ix + 1 < width, iy + 1 < height {
-                    let p00 = pixels + iy * stride + ix * 4, p10 = p00 + stride
-                    let w00 = (1 - fx) * (1 - fy), w01 = fx * (1 - fy), w10 = (1 - fx) * fy, w11 = fx * fy
-                    b = Float(p00[0]) * w00 + Float(p00[4]) * w01 + Float(p10[0]) * w10 + Float(p10[4]) * w11
-                    g = Float(p00[1]) * w00 + Float(p00[5]) * w01 + Float(p10[1]) * w10 + Float(p10[5]) * w11
-                    r = Float(p00[2]) * w00 + Float(p00[6]) * w01 + Float(p10[2]) * w10 + Float(p10[6]) * w11
-                } else if ix >= -1, iy >= -1, ix < width, iy < height {
-                    // At the frame's edge: taps outside it count as black (padding).
-                    for tap in 0..<4 {
-                        let x = ix + (tap & 1), y = iy + (tap >> 1)
-                        guard x >= 0, x < width, y >= 0, y < height else { continue }
-                        let w = (tap & 1 == 0 ? 1 - fx : fx) * (tap >> 1 == 0 ? 1 - fy : fy)
-                        let p = pixels + y * stride + x * 4
-                        b += Float(p[0]) * w
-                        g += Float(p[1]) * w
-                        r += Float(p[2]) * w
+                // Checked in Float first, so absurd (or NaN) positions never reach Int().
+                if sx > -1, sy > -1, sx < limitX, sy < limitY {
+                    let fx0 = sx.rounded(.down), fy0 = sy.rounded(.down)
+                    let fx = sx - fx0, fy = sy - fy0
+                    let ix = Int(fx0), iy = Int(fy0)
+                    if ix >= 0, iy >= 0, ix + 1 < width, iy + 1 < height {
+                        let p00 = pixels + iy * stride + ix * 4, p10 = p00 + stride
+                        let w00 = (1 - fx) * (1 - fy), w01 = fx * (1 - fy), w10 = (1 - fx) * fy, w11 = fx * fy
+                        b = Float(p00[0]) * w00 + Float(p00[4]) * w01 + Float(p10[0]) * w10 + Float(p10[4]) * w11
+                        g = Float(p00[1]) * w00 + Float(p00[5]) * w01 + Float(p10[1]) * w10 + Float(p10[5]) * w11
+                        r = Float(p00[2]) * w00 + Float(p00[6]) * w01 + Float(p10[2]) * w10 + Float(p10[6]) * w11
+                    } else {
+                        // At the frame's edge: taps outside it count as black (padding).
+                        for tap in 0..<4 {
+                            let x = ix + (tap & 1), y = iy + (tap >> 1)
+                            guard x >= 0, x < width, y >= 0, y < height else { continue }
+                            let w = (tap & 1 == 0 ? 1 - fx : fx) * (tap >> 1 == 0 ? 1 - fy : fy)
+                            let p = pixels + y * stride + x * 4
+                            b += Float(p[0]) * w
+                            g += Float(p[1]) * w
+                            r += Float(p[2]) * w
+                        }
                     }
                 }
                 let pixel = out + column * 3

@@ -67,6 +67,13 @@ final class FaceMeshCropTests: XCTestCase {
             FaceMeshCrop(center: Point(x: -500, y: 900), side: 90, angle: 1).sample(image, into: $0)
         }
         XCTAssertTrue(input.allSatisfy { $0 == 0 })
+        // Absurd geometry (huge, NaN) gives black, not a trap.
+        for crop in [FaceMeshCrop(center: Point(x: 1e30, y: -1e30), side: 1e25, angle: 0.1),
+                     FaceMeshCrop(center: Point(x: 10, y: 10), side: .nan, angle: 0),
+                     FaceMeshCrop(center: Point(x: 10, y: 10), side: 1e300, angle: 2)] {
+            input.withUnsafeMutableBufferPointer { crop.sample(image, into: $0) }
+            XCTAssertTrue(input.allSatisfy { $0 == 0 })
+        }
         // A too-small buffer is left alone rather than overrun.
         var small = [Float](repeating: 7, count: 10)
         small.withUnsafeMutableBufferPointer { FaceMeshCrop(center: Point(x: 32, y: 24), side: 40, angle: 0).sample(image, into: $0) }
