@@ -34,6 +34,8 @@ let package = Package(
         .target(name: "Detection", dependencies: ["FaceCore", "NeuralRuntime"], swiftSettings: hotLoopSettings),
         // A small float32 NHWC neural-network runtime with a TFLite reader (Foundation only).
         .target(name: "NeuralRuntime", swiftSettings: vectorSettings + hotLoopSettings),
+        // Face attributes from MediaPipe's face mesh: crop, mesh, eye/smile/angle measures, hysteresis.
+        .target(name: "Attributes", dependencies: ["FaceCore", "NeuralRuntime"], swiftSettings: vectorSettings + hotLoopSettings),
         // Multi-face tracking: Kalman + optimal IoU assignment, One Euro smoothing, MOT and summary output.
         .target(name: "Tracking", dependencies: ["FaceCore"]),
         // Overlays drawn on BGRA frames: boxes, eye markers and sprites, labels, anonymisation.
@@ -43,14 +45,15 @@ let package = Package(
         // Scores face tracks against ground truth (detection and CLEAR MOT / IDF1 metrics), check manifests.
         .target(name: "Evaluation", dependencies: ["FaceCore", "Tracking"]),
         // The public library: one import for other Swift programs.
-        .target(name: "FaceTrack", dependencies: ["FaceCore", "MediaIO", "Detection", "Tracking", "Rendering", "Pipeline", "NeuralRuntime", "Evaluation"]),
+        .target(name: "FaceTrack", dependencies: ["FaceCore", "MediaIO", "Detection", "Tracking", "Rendering", "Pipeline", "NeuralRuntime", "Evaluation",
+                                                          "Attributes"]),
         // Batch runs: input discovery, sharding, output layout and locks, results records (Foundation only).
         .target(name: "Batch"),
         // The command-line tool.
         // Depends on every module directly (not only through FaceTrack's re-exports) so that
         // incremental builds recompile it whenever one of them changes.
         .executableTarget(name: "facetrack", dependencies: ["FaceTrack", "FaceCore", "MediaIO", "Detection", "Tracking",
-                                                          "Rendering", "Pipeline", "Evaluation", "Batch"]),
+                                                          "Rendering", "Pipeline", "Evaluation", "Batch", "Attributes"]),
 
         // Helpers for tests: run ffmpeg and the built tool, make clips, temporary folders.
         .target(name: "TestSupport", path: "Tests/TestSupport"),
@@ -59,6 +62,7 @@ let package = Package(
         .testTarget(name: "NeuralRuntimeTests", dependencies: ["NeuralRuntime"], resources: [.copy("Fixtures")]),
         .testTarget(name: "DetectionTests", dependencies: ["Detection", "FaceCore", "NeuralRuntime"],
                     resources: [.copy("Fixtures")]),
+        .testTarget(name: "AttributesTests", dependencies: ["Attributes", "FaceCore", "Detection", "MediaIO"]),
         .testTarget(name: "TrackingTests", dependencies: ["Tracking", "FaceCore"]),
         .testTarget(name: "RenderingTests", dependencies: ["Rendering", "FaceCore"]),
         .testTarget(name: "PipelineTests", dependencies: ["Pipeline", "MediaIO", "FaceCore", "TestSupport"]),
@@ -77,6 +81,9 @@ let package = Package(
         // (run through scripts/bench-centerface).
         .executableTarget(name: "centerface-bench", dependencies: ["NeuralRuntime", "Detection", "FaceCore"], path: "Benchmarks/centerface-bench",
                           swiftSettings: vectorSettings),
+        // Per-face cost of the face-mesh attributes (run through scripts/bench-attributes).
+        .executableTarget(name: "attributes-bench", dependencies: ["Attributes", "Detection", "FaceCore", "MediaIO"],
+                          path: "Benchmarks/attributes-bench"),
         // Prints BlazeFace detections for raw BGRA images (run through scripts/eval-blazeface).
         .executableTarget(name: "blazeface-eval", dependencies: ["Detection", "FaceCore"],
                           path: "Benchmarks/blazeface-eval"),

@@ -31,6 +31,12 @@ public struct FaceObservation: Sendable, Equatable {
     public var roll: Double?
     /// Head turn in degrees, positive when the subject turns to their left.
     public var yaw: Double?
+    /// Raw attribute measures from a `FaceAnalyzer` (eye openness, smile score), turned into the
+    /// flags above by a `TrackedFaceProcessor`; `nil` when no analyzer measured this face.
+    public var attributeScores: FaceAttributeScores?
+    /// Dense landmarks from a `FaceAnalyzer` (the 468 points of MediaPipe's face mesh, frame
+    /// pixels, mesh order), for `--landmarks` export; `nil` when not measured.
+    public var landmarks: [Point]?
 
     /// Creates an observation with a box and a confidence; landmarks and attributes can be set afterwards.
     public init(bounds: Rect, confidence: Double) {

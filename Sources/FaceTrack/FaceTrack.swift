@@ -6,3 +6,4 @@
 @_exported import Rendering
 @_exported import NeuralRuntime
 @_exported import Evaluation
+@_exported import Attributes

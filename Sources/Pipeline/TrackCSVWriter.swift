@@ -14,73 +14,34 @@ public final class TrackCSVWriter: @unchecked Sendable {
                                  "left_eye_x", "left_eye_y", "right_eye_x", "right_eye_y", "mouth_x", "mouth_y",
                                  "has_smile", "left_eye_closed", "right_eye_closed", "roll", "yaw", "source"]
 
-    private let output: AtomicOutput?
-    private let handle: FileHandle
+    private let file: BufferedTextOutput
     private let includesImage: Bool
-    private var buffer = ""
-    private var finished = false
 
     /// Opens `path` (or standard output when `path` is "-") and writes the header.
     public init(path: String, inputs: [String] = [], includesImage: Bool = false) throws {
         self.includesImage = includesImage
-        if path == "-" {
-            output = nil
-            handle = FileHandle.standardOutput
-        } else {
-            let output = try AtomicOutput(path: path, inputs: inputs)
-            guard FileManager.default.createFile(atPath: output.temporaryPath, contents: nil),
-                  let handle = FileHandle(forWritingAtPath: output.temporaryPath) else {
-                throw AtomicOutputError.unwritable(path, reason: "cannot create the file")
-            }
-            self.output = output
-            self.handle = handle
-        }
-        buffer.reserveCapacity(1 << 16)
-        buffer += ((includesImage ? ["image"] : []) + Self.columns).joined(separator: ",") + "\n"
-    }
-
-    deinit {
-        if !finished, let output {
-            try? handle.close()
-            output.discard()
-        }
+        file = try BufferedTextOutput(path: path, inputs: inputs, columns: Self.columns, includesImage: includesImage)
     }
 
     /// Appends the rows of one frame (or one image, whose path fills the `image` column).
     public func write(frame: Int, time: Double, faces: [TrackedFace], image: String? = nil) throws {
         for face in faces {
-            if includesImage { buffer += Self.quoted(image ?? "") + "," }
+            if includesImage { file.buffer += Self.quoted(image ?? "") + "," }
             let o = face.observation
-            buffer += "\(frame),\(Self.fixed(time, 6)),\(face.trackID.map(String.init) ?? ""),"
-            buffer += "\(Self.fixed(o.bounds.x, 2)),\(Self.fixed(o.bounds.y, 2)),"
-            buffer += "\(Self.fixed(o.bounds.width, 2)),\(Self.fixed(o.bounds.height, 2)),\(Self.fixed(o.confidence, 4)),"
-            buffer += Self.point(o.leftEye) + "," + Self.point(o.rightEye) + "," + Self.point(o.mouth) + ","
-            buffer += Self.flag(o.hasSmile) + "," + Self.flag(o.leftEyeClosed) + "," + Self.flag(o.rightEyeClosed) + ","
-            buffer += (o.roll.map { Self.fixed($0, 2) } ?? "") + "," + (o.yaw.map { Self.fixed($0, 2) } ?? "")
-            buffer += "," + face.source.rawValue + "\n"
+            file.buffer += "\(frame),\(Self.fixed(time, 6)),\(face.trackID.map(String.init) ?? ""),"
+            file.buffer += "\(Self.fixed(o.bounds.x, 2)),\(Self.fixed(o.bounds.y, 2)),"
+            file.buffer += "\(Self.fixed(o.bounds.width, 2)),\(Self.fixed(o.bounds.height, 2)),\(Self.fixed(o.confidence, 4)),"
+            file.buffer += Self.point(o.leftEye) + "," + Self.point(o.rightEye) + "," + Self.point(o.mouth) + ","
+            file.buffer += Self.flag(o.hasSmile) + "," + Self.flag(o.leftEyeClosed) + "," + Self.flag(o.rightEyeClosed) + ","
+            file.buffer += (o.roll.map { Self.fixed($0, 2) } ?? "") + "," + (o.yaw.map { Self.fixed($0, 2) } ?? "")
+            file.buffer += "," + face.source.rawValue + "\n"
         }
-        if buffer.utf8.count >= 1 << 16 { try flush() }
+        try file.flushIfFull()
     }
 
     /// Writes what is buffered, closes the file and renames it into place.
     public func finish() throws {
-        guard !finished else { return }
-        try flush()
-        if let output {
-            try handle.close()
-            try output.commit()
-        }
-        finished = true
-    }
-
-    private func flush() throws {
-        guard !buffer.isEmpty else { return }
-        do {
-            try handle.write(contentsOf: Data(buffer.utf8))
-        } catch {
-            throw AtomicOutputError.unwritable(output?.finalPath ?? "standard output", reason: "\(error.localizedDescription)")
-        }
-        buffer.removeAll(keepingCapacity: true)
+        try file.finish()
     }
 
     /// A number with a fixed count of decimals, without a negative zero.

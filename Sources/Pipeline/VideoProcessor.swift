@@ -14,6 +14,9 @@ import MediaIO
 public final class VideoProcessor: @unchecked Sendable {
     /// Makes one detector per lane; returning `nil` (or passing no factory) runs without detection.
     public typealias DetectorFactory = @Sendable () throws -> FaceDetector?
+    /// Makes one face analyzer per lane (run on each frame's detections, e.g. the face mesh for
+    /// attributes); returning `nil` (or passing no factory) skips analysis.
+    public typealias AnalyzerFactory = @Sendable () throws -> FaceAnalyzer?
     /// Called on the tracking queue for every frame in order, after the CSV row is written
     /// (for extra outputs such as MOT files). A throw stops the run.
     public typealias FrameObserver = (_ frame: Int, _ time: Double, _ faces: [TrackedFace]) throws -> Void
@@ -22,18 +25,25 @@ public final class VideoProcessor: @unchecked Sendable {
     private let tracker: FaceTracker?
     private let renderer: FrameRenderer?
     private let observer: FrameObserver?
+    private let faceProcessor: TrackedFaceProcessor?
     private let lanes: [Lane]
     private let state = RunState()
 
-    /// Prepares a run; detectors are created here so a missing model fails before any frame is read.
+    /// Prepares a run; detectors and analyzers are created here so a missing model fails before
+    /// any frame is read. `faceProcessor` runs on the tracking queue after the tracker, before the
+    /// CSV row and the observer (e.g. attribute hysteresis per track).
     public init(options: ProcessingOptions, detectorFactory: DetectorFactory?, tracker: FaceTracker? = nil,
-                renderer: FrameRenderer? = nil, observer: FrameObserver? = nil) throws {
+                renderer: FrameRenderer? = nil, observer: FrameObserver? = nil,
+                analyzerFactory: AnalyzerFactory? = nil, faceProcessor: TrackedFaceProcessor? = nil) throws {
         self.options = options
         self.tracker = tracker
         self.renderer = renderer
         self.observer = observer
+        self.faceProcessor = faceProcessor
         let count = options.threads > 0 ? options.threads : max(1, ProcessInfo.processInfo.activeProcessorCount)
-        lanes = try (0..<count).map { i in Lane(index: i, detector: try detectorFactory?()) }
+        lanes = try (0..<count).map { i in
+            Lane(index: i, detector: try detectorFactory?(), analyzer: try analyzerFactory?())
+        }
     }
 
     /// Stops reading new frames; frames already read are finished and the outputs closed properly.
@@ -192,6 +202,7 @@ public final class VideoProcessor: @unchecked Sendable {
         lane.invalidDetections += before - faces.count
         faces.sort { $0.confidence > $1.confidence }
         if let limit = options.maxFaces, faces.count > limit { faces.removeLast(faces.count - limit) }
+        try lane.analyzer?.analyze(&faces, in: upright)
         job.detections = faces
     }
 
@@ -202,6 +213,7 @@ public final class VideoProcessor: @unchecked Sendable {
         } else {
             job.faces = (job.detections ?? []).map { TrackedFace(observation: $0, trackID: nil) }
         }
+        faceProcessor?.process(&job.faces, frame: job.index)
         state.addFaces(job.faces.count)
     }
 
@@ -219,17 +231,19 @@ public final class VideoProcessor: @unchecked Sendable {
     }
 }
 
-/// One worker: a serial queue with its own converter and detector.
+/// One worker: a serial queue with its own converter, detector and analyzer.
 final class Lane: @unchecked Sendable {
     let queue: DispatchQueue
     let converter = PixelConverter()
     let detector: FaceDetector?
+    let analyzer: FaceAnalyzer?
     /// Only touched on `queue`; read after the run.
     var invalidDetections = 0
 
-    init(index: Int, detector: FaceDetector?) {
+    init(index: Int, detector: FaceDetector?, analyzer: FaceAnalyzer?) {
         queue = DispatchQueue(label: "facetrack.lane.\(index)")
         self.detector = detector
+        self.analyzer = analyzer
     }
 }
 

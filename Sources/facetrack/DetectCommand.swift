@@ -13,23 +13,29 @@ enum DetectCommand {
     OPTIONS:
       --csv FILE            write the CSV to FILE instead of standard output
     \(DetectorOptions.help)
+    \(AttributeOptions.help)
       -h, --help            show this help
 
     EXAMPLES:
       facetrack detect photo.jpg
       facetrack detect shots/*.png --csv faces.csv --min-face-size 40
+      facetrack detect portrait.jpg --attributes smile,blink
     """
 
     static func run(_ raw: [String]) throws -> Int32 {
-        let arguments = try Arguments(raw, valued: DetectorOptions.valued.union(["--csv"]), flags: ["--help"],
+        let arguments = try Arguments(raw, valued: DetectorOptions.valued.union(AttributeOptions.valued).union(["--csv"]), flags: ["--help"],
                                       aliases: ["-h": "--help"])
         if arguments.has("--help") { print(help); return 0 }
         guard !arguments.positionals.isEmpty else { throw UsageError("detect needs at least one IMAGE") }
         let options = try DetectorOptions(arguments)
+        let attributes = try AttributeOptions(arguments, models: options.configuration.models)
         // Images are detected one after another: let one detection use every core.
         let detector = try options.makeDetector(threads: ProcessInfo.processInfo.activeProcessorCount)
+        let analyzer = try attributes.makeAnalyzer()
+        let stabilizer = attributes.makeStabilizer()
         let writer = try TrackCSVWriter(path: arguments.string("--csv") ?? "-", inputs: arguments.positionals,
                                         includesImage: true)
+        let landmarks = try attributes.makeLandmarkWriter(inputs: arguments.positionals, includesImage: true)
         var failures = 0
         for path in arguments.positionals {
             do {
@@ -38,13 +44,19 @@ enum DetectCommand {
                 faces.removeAll { !$0.isValid }
                 faces.sort { $0.confidence > $1.confidence }
                 if let limit = options.maxFaces { faces = Array(faces.prefix(limit)) }
-                try writer.write(frame: 0, time: 0, faces: faces.map { TrackedFace(observation: $0, trackID: nil) }, image: path)
+                try analyzer?.analyze(&faces, in: image)
+                // Untracked faces: the stabilizer decides each from its own scores.
+                var tracked = faces.map { TrackedFace(observation: $0, trackID: nil) }
+                stabilizer?.process(&tracked, frame: 0)
+                try writer.write(frame: 0, time: 0, faces: tracked, image: path)
+                try landmarks?.write(frame: 0, faces: tracked, image: path)
             } catch {
                 Console.error(error)
                 failures += 1
             }
         }
         try writer.finish()
+        try landmarks?.finish()
         return failures == 0 ? 0 : 1
     }
 }

@@ -14,6 +14,7 @@ enum ProcessCommand {
       -o, --output OUT      overlaid video to write; the container follows the extension (.mp4, .mkv, .mov...)
       --csv FILE            per-frame face tracks as CSV ("-" for standard output)
     \(DetectorOptions.help)
+    \(AttributeOptions.help)
     \(TrackingOptions.help)
     \(OverlayOptions.help)
       --crf N               encoder quality, 0 (best) to 51 (default 23)
@@ -29,6 +30,7 @@ enum ProcessCommand {
       facetrack process long.mkv -o out.mkv --detect-every 3 --crf 20 --preset fast
       facetrack process party.mp4 -o party-hearts.mp4 --overlay boxes,eyes,labels --eye-sprite heart
       facetrack process street.mp4 -o street-anon.mp4 --anonymize blur --overlay none
+      facetrack process talk.mp4 --csv talk.csv --attributes all --landmarks talk-mesh.csv
     """
 
     /// The command: parses, runs, prints the summary; returns the exit status.
@@ -65,6 +67,7 @@ enum ProcessCommand {
         let arguments = try Arguments(
             raw,
             valued: DetectorOptions.valued.union(TrackingOptions.valued).union(OverlayOptions.valued)
+                .union(AttributeOptions.valued)
                 .union(["--output", "--csv", "--crf", "--preset", "--codec", "--threads"]),
             flags: TrackingOptions.flags.union(["--quiet", "--help"]), aliases: ["-o": "--output", "-h": "--help", "-q": "--quiet"])
         guard arguments.positionals.count == 1 else {
@@ -73,6 +76,7 @@ enum ProcessCommand {
         var detector = try DetectorOptions(arguments)
         let tracking = try TrackingOptions(arguments)
         let overlays = try OverlayOptions(arguments)
+        let attributes = try AttributeOptions(arguments, models: detector.configuration.models)
         let encoder = EncoderSettings(
             codec: try arguments.choice("--codec", from: EncoderSettings.codecs) ?? "libx264",
             crf: try arguments.int("--crf", in: 0...51) ?? 23,
@@ -91,13 +95,21 @@ enum ProcessCommand {
         let framesPerSecond = try Demuxer(path: options.input).framesPerSecond
         let tracker = tracking.makeTracker(framesPerSecond: framesPerSecond, detector: &detector)
         let outputs = try TrackOutputs(tracking, inputs: [options.input])
+        let landmarks = try attributes.makeLandmarkWriter(inputs: [options.input], includesImage: false)
         let factory = detector
-        let processor = try VideoProcessor(options: options, detectorFactory: { try factory.makeDetector() },
-                                           tracker: tracker, renderer: overlays.makeRenderer(), observer: outputs.observe)
+        let processor = try VideoProcessor(
+            options: options, detectorFactory: { try factory.makeDetector() }, tracker: tracker,
+            renderer: overlays.makeRenderer(),
+            observer: { frame, time, faces in
+                try outputs.observe(frame: frame, time: time, faces: faces)
+                try landmarks?.write(frame: frame, faces: faces)
+            },
+            analyzerFactory: { try attributes.makeAnalyzer() }, faceProcessor: attributes.makeStabilizer())
         let interrupt = interruptible ? Console.onInterrupt { processor.requestStop() } : nil
         defer { interrupt?.cancel() }
         let summary = try processor.run(progress: progress)
         try outputs.finish(tracker: tracker)
+        try landmarks?.finish()
         return Outcome(input: options.input, processing: summary)
     }
 

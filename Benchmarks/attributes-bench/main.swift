@@ -1,0 +1,68 @@
+import Attributes
+import Detection
+import FaceCore
+import Foundation
+#if canImport(Glibc)
+import Glibc
+#endif
+import MediaIO
+
+// Where the time of --attributes goes, per face: attributes-bench IMAGE [--runs N] [--models DIR].
+// Pastes IMAGE (a portrait) into a 1280x720 grey frame, detects the face once, then prints the
+// median milliseconds (this thread's CPU time) of the crop sampling alone and of the whole
+// FaceMeshAnalyzer.analyze per face (sampling, mesh inference, mapping, measures).
+
+/// Median of `runs` timings of `body`, in milliseconds of this thread's CPU time (which other
+/// processes on a shared machine do not inflate).
+func median(runs: Int, _ body: () throws -> Void) rethrows -> Double {
+    var times: [Double] = []
+    var before = timespec(), after = timespec()
+    for _ in 0..<runs {
+        clock_gettime(CLOCK_THREAD_CPUTIME_ID, &before)
+        try body()
+        clock_gettime(CLOCK_THREAD_CPUTIME_ID, &after)
+        times.append(Double(after.tv_sec - before.tv_sec) * 1e3 + Double(after.tv_nsec - before.tv_nsec) / 1e6)
+    }
+    return times.sorted()[times.count / 2]
+}
+
+var arguments = CommandLine.arguments.dropFirst().makeIterator()
+var imagePath: String?
+var runs = 200
+var modelsFolder: String?
+while let argument = arguments.next() {
+    switch argument {
+    case "--runs": runs = max(1, arguments.next().flatMap(Int.init) ?? runs)
+    case "--models": modelsFolder = arguments.next()
+    default: imagePath = argument
+    }
+}
+guard let imagePath else {
+    FileHandle.standardError.write("usage: attributes-bench IMAGE [--runs N] [--models DIR]\n".data(using: .utf8)!)
+    exit(2)
+}
+do {
+    let models = ModelLocator(explicitDirectory: modelsFolder)
+    let portrait = try ImageLoader.load(path: imagePath).image
+    let frame = BGRAImage(width: 1280, height: 720)
+    frame.fill(b: 128, g: 128, r: 128)
+    for y in 0..<min(portrait.height, 720) {
+        (frame.row(y + (720 - min(portrait.height, 720)) / 2) + 400 * 4).update(from: portrait.row(y), count: min(portrait.width, 880) * 4)
+    }
+    let detector = try BlazeFaceDetector(configuration: DetectorConfiguration(models: models))
+    let analyzer = try FaceMeshAnalyzer(models: models, selection: .all)
+    let faces = try detector.detect(in: frame)
+    guard let face = faces.first else { throw ModelError.damaged(path: imagePath, reason: "no face found") }
+    var input = [Float](repeating: 0, count: 192 * 192 * 3)
+    let crop = FaceMeshCrop(face: face)
+    let sampling = median(runs: runs) { input.withUnsafeMutableBufferPointer { crop.sample(frame, into: $0) } }
+    let whole = try median(runs: runs) {
+        var copy = [face]
+        try analyzer.analyze(&copy, in: frame)
+    }
+    print(String(format: "face %.0f px: crop sampling %.3f ms, analyze (sample + mesh + measures) %.3f ms per face",
+                 face.bounds.width, sampling, whole))
+} catch {
+    FileHandle.standardError.write("attributes-bench: \(error)\n".data(using: .utf8)!)
+    exit(1)
+}
