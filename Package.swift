@@ -28,6 +28,12 @@ let package = Package(
         .executableTarget(name: "facetrack", dependencies: ["FaceTrack"]),
 
         .testTarget(name: "FaceCoreTests", dependencies: ["FaceCore"]),
+        .testTarget(name: "DetectionTests", dependencies: ["Detection", "FaceCore"],
+                    resources: [.copy("Fixtures")]),
+
+        // Viola-Jones cascade tools: agreement with OpenCV, and speed against OpenCV.
+        .executableTarget(name: "haar-agreement", dependencies: ["Detection"], path: "Benchmarks/haar-agreement"),
+        .executableTarget(name: "haar-bench", dependencies: ["Detection", "FaceCore"], path: "Benchmarks/haar-bench"),
     ],
     swiftLanguageModes: [.v6]
 )

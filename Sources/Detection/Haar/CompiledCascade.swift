@@ -1,0 +1,199 @@
+/// A `CascadeModel` flattened into raw buffers for the scan loop: per stage the threshold and tree
+/// count, per tree a stump (feature, threshold, two leaves) or the general nodes, and per Haar
+/// feature its three rectangle weights. Immutable after creation, so workers share it.
+final class CompiledCascade: @unchecked Sendable {
+    struct Stump {
+        var feature: Int32
+        var threshold: Float
+        var left: Float
+        var right: Float
+    }
+
+    private let isHaar: Bool
+    private let stumpsOnly: Bool
+    private let stageCount: Int
+    private let stageThresholds: UnsafeMutablePointer<Float>
+    private let stageTrees: UnsafeMutablePointer<Int32>
+    private let stumps: UnsafeMutablePointer<Stump>
+    private let weights: UnsafeMutablePointer<Float>
+    private let subsets: UnsafeMutablePointer<Int32>
+    private let subsetSize: Int
+    private let trees: [CascadeModel.Tree]
+    private let nodes: [CascadeModel.Node]
+    private let leaves: [Float]
+    private let normArea: Double
+    private let windowWidth: Int
+    private let windowHeight: Int
+
+    init(model: CascadeModel) {
+        isHaar = model.featureType == .haar
+        stumpsOnly = model.maxNodesPerTree == 1
+        stageCount = model.stages.count
+        stageThresholds = .allocate(capacity: max(1, stageCount))
+        stageTrees = .allocate(capacity: max(1, stageCount))
+        for (i, stage) in model.stages.enumerated() {
+            stageThresholds[i] = stage.threshold
+            stageTrees[i] = Int32(stage.treeCount)
+        }
+        stumps = .allocate(capacity: max(1, model.trees.count))
+        for (i, tree) in model.trees.enumerated() {
+            let node = model.nodes[tree.firstNode]
+            stumps[i] = Stump(feature: node.feature, threshold: node.threshold,
+                              left: model.leaves[tree.firstLeaf], right: model.leaves[tree.firstLeaf + 1])
+        }
+        weights = .allocate(capacity: max(1, model.haarFeatures.count * 3))
+        for (f, feature) in model.haarFeatures.enumerated() {
+            for k in 0..<3 { weights[f * 3 + k] = k < feature.rects.count ? feature.rects[k].weight : 0 }
+        }
+        subsets = .allocate(capacity: max(1, model.subsets.count))
+        for (i, word) in model.subsets.enumerated() { subsets[i] = word }
+        subsetSize = model.subsetSize
+        trees = model.trees
+        nodes = model.nodes
+        leaves = model.leaves
+        normArea = Double((model.windowWidth - 2) * (model.windowHeight - 2))
+        windowWidth = model.windowWidth
+        windowHeight = model.windowHeight
+    }
+
+    deinit {
+        stageThresholds.deallocate(); stageTrees.deallocate(); stumps.deallocate()
+        weights.deallocate(); subsets.deallocate()
+    }
+
+    /// Tries every window of row `y` on `level`, appending the windows that pass (in frame pixels).
+    func scanRow(level: CascadeLevel, y: Int, into hits: inout [PixelRect]) {
+        let step = level.step
+        let rowStart = y * level.stride
+        var x = 0
+        while x < level.workWidth {
+            let result: Int
+            if isHaar {
+                result = evaluateHaar(level: level, at: rowStart + x)
+            } else {
+                result = evaluateLBP(level: level, at: rowStart + x)
+            }
+            if result > 0 {
+                let s = level.scale
+                hits.append(PixelRect(x: Int((Float(x) * s).rounded(.toNearestOrEven)),
+                                      y: Int((Float(y) * s).rounded(.toNearestOrEven)),
+                                      width: level.windowWidth, height: level.windowHeight))
+            }
+            // A window rejected by the first stage lets the scan skip the next one (as OpenCV).
+            if result == 0 { x += step }
+            x += step
+        }
+    }
+
+    /// 1 when the window passes every stage, `-stage` when the stage rejects it, -1 for a flat window.
+    @inline(__always)
+    private func evaluateHaar(level: CascadeLevel, at offset: Int) -> Int {
+        let p = UnsafePointer(level.sums + offset)
+        let q = UnsafePointer(level.squares + offset)
+        let (n0, n1, n2, n3) = level.normOffsets
+        let sum = p[Int(n0)] &- p[Int(n1)] &- p[Int(n2)] &+ p[Int(n3)]
+        let squares = UInt32(bitPattern: q[Int(n0)] &- q[Int(n1)] &- q[Int(n2)] &+ q[Int(n3)])
+        var nf = normArea * Double(squares) - Double(sum) * Double(sum)
+        guard nf > 0 else { return -1 }
+        nf = nf.squareRoot()
+        let norm = Float(1 / nf)
+        guard normArea * Double(norm) < 0.1 else { return -1 }
+        let offsets = UnsafePointer(level.offsets)
+        if !stumpsOnly { return evaluateHaarTrees(p: p, offsets: offsets, norm: norm) }
+        var stump = UnsafePointer(stumps)
+        for stage in 0..<stageCount {
+            var total = 0.0
+            for _ in 0..<Int(stageTrees[stage]) {
+                let value = haarFeature(Int(stump.pointee.feature), p: p, offsets: offsets) * norm
+                total += Double(value < stump.pointee.threshold ? stump.pointee.left : stump.pointee.right)
+                stump += 1
+            }
+            if total < Double(stageThresholds[stage]) { return -stage }
+        }
+        return 1
+    }
+
+    /// The weighted rectangle sum of Haar feature `f` (before normalisation), in float like OpenCV.
+    @inline(__always)
+    private func haarFeature(_ f: Int, p: UnsafePointer<Int32>, offsets: UnsafePointer<Int32>) -> Float {
+        let o = offsets + f * 12
+        let w = weights + f * 3
+        var value = w[0] * Float(p[Int(o[0])] &- p[Int(o[1])] &- p[Int(o[2])] &+ p[Int(o[3])])
+            + w[1] * Float(p[Int(o[4])] &- p[Int(o[5])] &- p[Int(o[6])] &+ p[Int(o[7])])
+        if w[2] != 0 { value += w[2] * Float(p[Int(o[8])] &- p[Int(o[9])] &- p[Int(o[10])] &+ p[Int(o[11])]) }
+        return value
+    }
+
+    private func evaluateHaarTrees(p: UnsafePointer<Int32>, offsets: UnsafePointer<Int32>, norm: Float) -> Int {
+        var treeIndex = 0
+        for stage in 0..<stageCount {
+            var total = 0.0
+            for _ in 0..<Int(stageTrees[stage]) {
+                let tree = trees[treeIndex]
+                treeIndex += 1
+                var index = 0
+                repeat {
+                    let node = nodes[tree.firstNode + index]
+                    let value = haarFeature(Int(node.feature), p: p, offsets: offsets) * norm
+                    index = Int(value < node.threshold ? node.left : node.right)
+                } while index > 0
+                total += Double(leaves[tree.firstLeaf - index])
+            }
+            if total < Double(stageThresholds[stage]) { return -stage }
+        }
+        return 1
+    }
+
+    /// The 8-bit LBP code of feature `f`: each of the 8 outer cells of the 3x3 grid against the centre,
+    /// clockwise from the top-left cell (bit 7) to the left cell (bit 0).
+    @inline(__always)
+    private func lbpCode(_ f: Int, p: UnsafePointer<Int32>, offsets: UnsafePointer<Int32>) -> Int {
+        let o = offsets + f * 16
+        @inline(__always) func cell(_ a: Int, _ b: Int, _ c: Int, _ d: Int) -> Int32 {
+            p[Int(o[a])] &- p[Int(o[b])] &- p[Int(o[c])] &+ p[Int(o[d])]
+        }
+        let centre = cell(5, 6, 9, 10)
+        var code = cell(0, 1, 4, 5) >= centre ? 128 : 0
+        code |= cell(1, 2, 5, 6) >= centre ? 64 : 0
+        code |= cell(2, 3, 6, 7) >= centre ? 32 : 0
+        code |= cell(6, 7, 10, 11) >= centre ? 16 : 0
+        code |= cell(10, 11, 14, 15) >= centre ? 8 : 0
+        code |= cell(9, 10, 13, 14) >= centre ? 4 : 0
+        code |= cell(8, 9, 12, 13) >= centre ? 2 : 0
+        code |= cell(4, 5, 8, 9) >= centre ? 1 : 0
+        return code
+    }
+
+    @inline(__always)
+    private func inSubset(_ node: Int, code: Int) -> Bool {
+        subsets[node * subsetSize + (code >> 5)] & (Int32(1) << Int32(code & 31)) != 0
+    }
+
+    private func evaluateLBP(level: CascadeLevel, at offset: Int) -> Int {
+        let p = UnsafePointer(level.sums + offset)
+        let offsets = UnsafePointer(level.offsets)
+        var treeIndex = 0
+        for stage in 0..<stageCount {
+            var total = 0.0
+            for _ in 0..<Int(stageTrees[stage]) {
+                if stumpsOnly {
+                    let stump = stumps[treeIndex]
+                    let code = lbpCode(Int(stump.feature), p: p, offsets: offsets)
+                    total += Double(inSubset(treeIndex, code: code) ? stump.left : stump.right)
+                } else {
+                    let tree = trees[treeIndex]
+                    var index = 0
+                    repeat {
+                        let nodeIndex = tree.firstNode + index
+                        let code = lbpCode(Int(nodes[nodeIndex].feature), p: p, offsets: offsets)
+                        index = Int(inSubset(nodeIndex, code: code) ? nodes[nodeIndex].left : nodes[nodeIndex].right)
+                    } while index > 0
+                    total += Double(leaves[tree.firstLeaf - index])
+                }
+                treeIndex += 1
+            }
+            if total < Double(stageThresholds[stage]) { return -stage }
+        }
+        return 1
+    }
+}
