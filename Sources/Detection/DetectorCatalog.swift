@@ -3,7 +3,7 @@ import FaceCore
 /// The detectors `--detector` can name, and how to build one.
 public enum DetectorCatalog {
     /// Every name `--detector` accepts, `none` included.
-    public static let names: [String] = ["none"]
+    public static let names: [String] = ["none", "haar"]
 
     /// The detector used when `--detector` is not given: the first name that `--accuracy` picks,
     /// else the default.
@@ -17,6 +17,8 @@ public enum DetectorCatalog {
         switch name {
         case "none":
             return nil
+        case "haar":
+            return try HaarCascadeDetector(configuration: configuration)
         default:
             throw DetectorCatalogError.unknown(name)
         }
