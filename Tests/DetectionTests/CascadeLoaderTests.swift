@@ -4,7 +4,7 @@ import XCTest
 
 final class CascadeLoaderTests: XCTestCase {
     func testLoadsHaarCascade() throws {
-        let model = try CascadeModel(contentsOf: HaarFixtures.cascade(HaarCascadeOptions.accurateCascade))
+        let model = try CascadeModel(contentsOf: HaarFixtures.cascade("haarcascades/haarcascade_frontalface_default.xml"))
         XCTAssertEqual(model.featureType, .haar)
         XCTAssertEqual(model.windowWidth, 24)
         XCTAssertEqual(model.windowHeight, 24)

@@ -84,7 +84,7 @@ final class HaarCascadeDetectorTests: XCTestCase {
         options.cascadeDirectory = "/nonexistent/opencv4"
         XCTAssertThrowsError(try HaarCascadeDetector(options: options)) { error in
             let text = "\(error)"
-            XCTAssertTrue(text.contains("/nonexistent/opencv4/haarcascades/haarcascade_frontalface_default.xml"))
+            XCTAssertTrue(text.contains("/nonexistent/opencv4/haarcascades/haarcascade_frontalface_alt2.xml"))
             XCTAssertTrue(text.contains("scripts/setup"))
             XCTAssertFalse(text.contains("\n"))
         }
