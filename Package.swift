@@ -31,8 +31,7 @@ let package = Package(
         .testTarget(name: "DetectionTests", dependencies: ["Detection", "FaceCore"],
                     resources: [.copy("Fixtures")]),
 
-        // Viola-Jones cascade tools: agreement with OpenCV, and speed against OpenCV.
-        .executableTarget(name: "haar-agreement", dependencies: ["Detection"], path: "Benchmarks/haar-agreement"),
+        // Viola-Jones cascade benchmark against OpenCV (and its boxes for the agreement check).
         .executableTarget(name: "haar-bench", dependencies: ["Detection", "FaceCore"], path: "Benchmarks/haar-bench"),
     ],
     swiftLanguageModes: [.v6]

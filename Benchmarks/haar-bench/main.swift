@@ -1,42 +1,65 @@
-// Times FaceTrack's cascade detector (face detection only, no eyes/smile) on grey frames, single-
-// threaded and with 2 threads, and prints one line per frame and thread count:
-//   swift <file> <width>x<height> threads=<n> ms=<ms per frame> faces=<count>
+// The Viola-Jones cascade benchmark and agreement tool.
+//
+// Timing (default): runs FaceTrack's cascade detector (faces only, no eyes/smile) on grey frames,
+// single-threaded and with 2 threads, one line per frame and thread count:
+//   swift <width>x<height> threads=<n> ms=<ms per frame> faces=<count>
 // scripts/bench-haar runs it next to OpenCV on the same frames and prints the ratios.
 //
-// Usage: haar-bench [--cascade FILE] [--scale-factor 1.1] [--min-neighbors 3] [--seconds 3] FRAME.pgm...
+// Boxes (--boxes): prints CSV boxes in the format of scripts/reference/opencv_haar.py,
+// image,x,y,w,h,neighbors; scripts/check-haar-agreement compares them with OpenCV's.
+//
+// Usage: haar-bench [--boxes] [--cascade FILE] [--scale-factor 1.1] [--min-neighbors 3] [--min-size 0]
+//                   [--seconds 3] IMAGE.pgm...
 import Detection
 import Foundation
 
-var cascadePath = "/usr/share/opencv4/haarcascades/haarcascade_frontalface_default.xml"
-var scaleFactor = 1.1, minNeighbors = 3, seconds = 3.0
-var frames: [String] = []
+var cascadePath = "/usr/share/opencv4/haarcascades/haarcascade_frontalface_alt2.xml"
+var scaleFactor = 1.1, minNeighbors = 3, minSize = 0, seconds = 3.0, boxes = false
+var images: [String] = []
 var arguments = CommandLine.arguments.dropFirst().makeIterator()
 while let argument = arguments.next() {
     switch argument {
+    case "--boxes": boxes = true
     case "--cascade": cascadePath = arguments.next() ?? cascadePath
     case "--scale-factor": scaleFactor = Double(arguments.next() ?? "") ?? scaleFactor
     case "--min-neighbors": minNeighbors = Int(arguments.next() ?? "") ?? minNeighbors
+    case "--min-size": minSize = Int(arguments.next() ?? "") ?? minSize
     case "--seconds": seconds = Double(arguments.next() ?? "") ?? seconds
-    default: frames.append(argument)
+    default: images.append(argument)
     }
 }
 
 func now() -> Double { Double(DispatchTime.now().uptimeNanoseconds) / 1e9 }
 
+@MainActor func detect(_ classifier: CascadeClassifier, _ image: GrayImage) -> [CascadeDetection] {
+    classifier.detectMultiScale(image, scaleFactor: scaleFactor, minNeighbors: minNeighbors, minSize: (minSize, minSize))
+}
+
 do {
-    for path in frames {
-        let image = try PortableAnymap.readGray(path: path)
-        for threads in [1, 2] {
-            let classifier = try CascadeClassifier(contentsOf: cascadePath, threads: threads)
-            var faces = classifier.detectMultiScale(image, scaleFactor: scaleFactor, minNeighbors: minNeighbors)  // warm-up
-            var runs = 0
-            let start = now()
-            repeat {
-                faces = classifier.detectMultiScale(image, scaleFactor: scaleFactor, minNeighbors: minNeighbors)
-                runs += 1
-            } while now() - start < seconds / 2 || runs < 3
-            let ms = (now() - start) * 1000 / Double(runs)
-            print("swift \(image.width)x\(image.height) threads=\(threads) ms=\(String(format: "%.2f", ms)) faces=\(faces.count)")
+    if boxes {
+        let classifier = try CascadeClassifier(contentsOf: cascadePath)
+        print("image,x,y,w,h,neighbors")
+        for path in images {
+            let name = URL(fileURLWithPath: path).deletingPathExtension().lastPathComponent
+            for d in detect(classifier, try PortableAnymap.readGray(path: path)) {
+                print("\(name),\(d.rect.x),\(d.rect.y),\(d.rect.width),\(d.rect.height),\(d.neighbors)")
+            }
+        }
+    } else {
+        for path in images {
+            let image = try PortableAnymap.readGray(path: path)
+            for threads in [1, 2] {
+                let classifier = try CascadeClassifier(contentsOf: cascadePath, threads: threads)
+                var faces = detect(classifier, image)  // warm-up: allocates the pyramid
+                var runs = 0
+                let start = now()
+                repeat {
+                    faces = detect(classifier, image)
+                    runs += 1
+                } while now() - start < seconds / 2 || runs < 3
+                let ms = (now() - start) * 1000 / Double(runs)
+                print("swift \(image.width)x\(image.height) threads=\(threads) ms=\(String(format: "%.2f", ms)) faces=\(faces.count)")
+            }
         }
     }
 } catch {

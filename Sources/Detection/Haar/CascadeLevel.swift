@@ -116,26 +116,29 @@ final class CascadeLevel: @unchecked Sendable {
     private func computeIntegrals() {
         let s = stride
         for x in 0..<s { sums[x] = 0 }
+        if hasSquares {
+            for x in 0..<s { squares[x] = 0 }
+        }
         for y in 0..<height {
             let src = image + y * width
             let above = sums + y * s, row = sums + (y + 1) * s
             row[0] = 0
             var rowSum: Int32 = 0
-            for x in 0..<width {
-                rowSum &+= Int32(src[x])
-                row[x + 1] = above[x + 1] &+ rowSum
-            }
-        }
-        if hasSquares {
-            for x in 0..<s { squares[x] = 0 }
-            for y in 0..<height {
-                let src = image + y * width
-                let above = squares + y * s, row = squares + (y + 1) * s
-                row[0] = 0
-                var rowSum: Int32 = 0
+            if hasSquares {
+                // Sums and squared sums in one pass over the row.
+                let squaresAbove = squares + y * s, squaresRow = squares + (y + 1) * s
+                squaresRow[0] = 0
+                var rowSquares: Int32 = 0
                 for x in 0..<width {
                     let v = Int32(src[x])
-                    rowSum &+= v &* v
+                    rowSum &+= v
+                    rowSquares &+= v &* v
+                    row[x + 1] = above[x + 1] &+ rowSum
+                    squaresRow[x + 1] = squaresAbove[x + 1] &+ rowSquares
+                }
+            } else {
+                for x in 0..<width {
+                    rowSum &+= Int32(src[x])
                     row[x + 1] = above[x + 1] &+ rowSum
                 }
             }

@@ -18,9 +18,9 @@ final class CompiledCascade: @unchecked Sendable {
     private let weights: UnsafeMutablePointer<Float>
     private let subsets: UnsafeMutablePointer<Int32>
     private let subsetSize: Int
-    private let trees: [CascadeModel.Tree]
-    private let nodes: [CascadeModel.Node]
-    private let leaves: [Float]
+    private let trees: UnsafeMutablePointer<CascadeModel.Tree>
+    private let nodes: UnsafeMutablePointer<CascadeModel.Node>
+    private let leaves: UnsafeMutablePointer<Float>
     private let normArea: Double
     private let windowWidth: Int
     private let windowHeight: Int
@@ -48,9 +48,12 @@ final class CompiledCascade: @unchecked Sendable {
         subsets = .allocate(capacity: max(1, model.subsets.count))
         for (i, word) in model.subsets.enumerated() { subsets[i] = word }
         subsetSize = model.subsetSize
-        trees = model.trees
-        nodes = model.nodes
-        leaves = model.leaves
+        trees = .allocate(capacity: max(1, model.trees.count))
+        for (i, tree) in model.trees.enumerated() { trees[i] = tree }
+        nodes = .allocate(capacity: max(1, model.nodes.count))
+        for (i, node) in model.nodes.enumerated() { nodes[i] = node }
+        leaves = .allocate(capacity: max(1, model.leaves.count))
+        for (i, leaf) in model.leaves.enumerated() { leaves[i] = leaf }
         normArea = Double((model.windowWidth - 2) * (model.windowHeight - 2))
         windowWidth = model.windowWidth
         windowHeight = model.windowHeight
@@ -58,7 +61,7 @@ final class CompiledCascade: @unchecked Sendable {
 
     deinit {
         stageThresholds.deallocate(); stageTrees.deallocate(); stumps.deallocate()
-        weights.deallocate(); subsets.deallocate()
+        weights.deallocate(); subsets.deallocate(); trees.deallocate(); nodes.deallocate(); leaves.deallocate()
     }
 
     /// Tries every window of row `y` on `level`, appending the windows that pass (in frame pixels).
@@ -145,22 +148,24 @@ final class CompiledCascade: @unchecked Sendable {
     }
 
     /// The 8-bit LBP code of feature `f`: each of the 8 outer cells of the 3x3 grid against the centre,
-    /// clockwise from the top-left cell (bit 7) to the left cell (bit 0).
+    /// clockwise from the top-left cell (bit 7) to the left cell (bit 0). The 16 grid corners are
+    /// read once.
     @inline(__always)
     private func lbpCode(_ f: Int, p: UnsafePointer<Int32>, offsets: UnsafePointer<Int32>) -> Int {
         let o = offsets + f * 16
-        @inline(__always) func cell(_ a: Int, _ b: Int, _ c: Int, _ d: Int) -> Int32 {
-            p[Int(o[a])] &- p[Int(o[b])] &- p[Int(o[c])] &+ p[Int(o[d])]
-        }
-        let centre = cell(5, 6, 9, 10)
-        var code = cell(0, 1, 4, 5) >= centre ? 128 : 0
-        code |= cell(1, 2, 5, 6) >= centre ? 64 : 0
-        code |= cell(2, 3, 6, 7) >= centre ? 32 : 0
-        code |= cell(6, 7, 10, 11) >= centre ? 16 : 0
-        code |= cell(10, 11, 14, 15) >= centre ? 8 : 0
-        code |= cell(9, 10, 13, 14) >= centre ? 4 : 0
-        code |= cell(8, 9, 12, 13) >= centre ? 2 : 0
-        code |= cell(4, 5, 8, 9) >= centre ? 1 : 0
+        let c0 = p[Int(o[0])], c1 = p[Int(o[1])], c2 = p[Int(o[2])], c3 = p[Int(o[3])]
+        let c4 = p[Int(o[4])], c5 = p[Int(o[5])], c6 = p[Int(o[6])], c7 = p[Int(o[7])]
+        let c8 = p[Int(o[8])], c9 = p[Int(o[9])], c10 = p[Int(o[10])], c11 = p[Int(o[11])]
+        let c12 = p[Int(o[12])], c13 = p[Int(o[13])], c14 = p[Int(o[14])], c15 = p[Int(o[15])]
+        let centre = c5 &- c6 &- c9 &+ c10
+        var code = c0 &- c1 &- c4 &+ c5 >= centre ? 128 : 0
+        code |= c1 &- c2 &- c5 &+ c6 >= centre ? 64 : 0
+        code |= c2 &- c3 &- c6 &+ c7 >= centre ? 32 : 0
+        code |= c6 &- c7 &- c10 &+ c11 >= centre ? 16 : 0
+        code |= c10 &- c11 &- c14 &+ c15 >= centre ? 8 : 0
+        code |= c9 &- c10 &- c13 &+ c14 >= centre ? 4 : 0
+        code |= c8 &- c9 &- c12 &+ c13 >= centre ? 2 : 0
+        code |= c4 &- c5 &- c8 &+ c9 >= centre ? 1 : 0
         return code
     }
 
