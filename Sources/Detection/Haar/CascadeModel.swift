@@ -204,8 +204,11 @@ public struct CascadeModel: Sendable {
                 for n in 0..<nodeCount {
                     let base = n * nodeStep
                     let left = nodeValues[base], right = nodeValues[base + 1], feature = nodeValues[base + 2]
-                    for child in [left, right] where child > Double(nodeCount - 1) || child < -Double(nodeCount) || child != child.rounded() {
-                        throw CascadeError.invalid(path: path, reason: "stage \(stageIndex): child index \(child) outside its tree")
+                    // Children point forward (so every walk ends at a leaf) and stay inside the tree.
+                    for child in [left, right] where (child > 0 && child <= Double(n)) || child > Double(nodeCount - 1)
+                        || child < -Double(nodeCount) || child != child.rounded() {
+                        throw CascadeError.invalid(path: path, reason: "stage \(stageIndex): child index \(child) of node \(n) "
+                            + "does not point forward inside its tree")
                     }
                     guard feature >= 0, feature < Double(featureCount), feature == feature.rounded() else {
                         throw CascadeError.invalid(path: path, reason: "stage \(stageIndex): feature index \(feature) outside 0..<\(featureCount)")

@@ -134,17 +134,39 @@ final class CompiledCascade: @unchecked Sendable {
             for _ in 0..<Int(stageTrees[stage]) {
                 let tree = trees[treeIndex]
                 treeIndex += 1
-                var index = 0
-                repeat {
-                    let node = nodes[tree.firstNode + index]
-                    let value = haarFeature(Int(node.feature), p: p, offsets: offsets) * norm
-                    index = Int(value < node.threshold ? node.left : node.right)
-                } while index > 0
-                total += Double(leaves[tree.firstLeaf - index])
+                let first = nodes + tree.firstNode
+                var index: Int32
+                if tree.nodeCount == 2 {
+                    // Two-node trees (the _alt cascades): evaluate both tests and pick the leaf with
+                    // selects; a data-dependent branch here mispredicts half the time.
+                    let root = first[0], second = first[1]
+                    let v0 = haarFeature(Int(root.feature), p: p, offsets: offsets) * norm
+                    let v1 = haarFeature(Int(second.feature), p: p, offsets: offsets) * norm
+                    let afterRoot = v0 < root.threshold ? root.left : root.right
+                    let afterSecond = v1 < second.threshold ? second.left : second.right
+                    index = afterRoot == 1 ? afterSecond : afterRoot
+                    if index > 0 { index = walk(first, from: index, p: p, offsets: offsets, norm: norm) }
+                } else {
+                    index = walk(first, from: 0, p: p, offsets: offsets, norm: norm)
+                }
+                total += Double(leaves[tree.firstLeaf &- Int(index)])
             }
             if total < Double(stageThresholds[stage]) { return -stage }
         }
         return 1
+    }
+
+    /// Follows a tree from node `index` to a leaf; returns the leaf as `-leaf` (0 or below).
+    @inline(__always)
+    private func walk(_ first: UnsafePointer<CascadeModel.Node>, from start: Int32, p: UnsafePointer<Int32>,
+                      offsets: UnsafePointer<Int32>, norm: Float) -> Int32 {
+        var index = start
+        repeat {
+            let node = first[Int(index)]
+            let value = haarFeature(Int(node.feature), p: p, offsets: offsets) * norm
+            index = value < node.threshold ? node.left : node.right
+        } while index > 0
+        return index
     }
 
     /// The 8-bit LBP code of feature `f`: each of the 8 outer cells of the 3x3 grid against the centre,
