@@ -23,7 +23,8 @@ final class CascadeLevel: @unchecked Sendable {
     let sums: UnsafeMutablePointer<Int32>
     /// Squared-sum integral, 32-bit wrapping as in OpenCV (window sums stay exact).
     let squares: UnsafeMutablePointer<Int32>
-    /// Per Haar feature 12 offsets (3 rects x 4 corners), or per LBP feature 16 grid corners.
+    /// Per Haar feature 12 offsets (3 rects x 4 corners); per LBP feature the grid origin, cell width
+    /// and cell height times the stride.
     let offsets: UnsafeMutablePointer<Int32>
     /// Offsets of the variance rectangle's corners.
     var normOffsets: (Int32, Int32, Int32, Int32) = (0, 0, 0, 0)
@@ -59,7 +60,7 @@ final class CascadeLevel: @unchecked Sendable {
         columns = c
         rows = r
         scratch = .allocate(capacity: max(1, 2 * width + 2))
-        let perFeature = model.featureType == .haar ? 12 : 16
+        let perFeature = model.featureType == .haar ? 12 : 3
         let featureCount = model.featureType == .haar ? model.haarFeatures.count : model.lbpFeatures.count
         offsets = .allocate(capacity: max(1, perFeature * featureCount))
         computeOffsets(model: model)
@@ -96,12 +97,11 @@ final class CascadeLevel: @unchecked Sendable {
                 }
             }
         } else {
+            // Per LBP feature: the grid's top-left corner, the cell width, and the cell height in rows.
             for (f, feature) in model.lbpFeatures.enumerated() {
-                for gy in 0..<4 {
-                    for gx in 0..<4 {
-                        offsets[f * 16 + gy * 4 + gx] = Int32(feature.x + gx * feature.width + s * (feature.y + gy * feature.height))
-                    }
-                }
+                offsets[f * 3] = Int32(feature.x + s * feature.y)
+                offsets[f * 3 + 1] = Int32(feature.width)
+                offsets[f * 3 + 2] = Int32(s * feature.height)
             }
         }
     }

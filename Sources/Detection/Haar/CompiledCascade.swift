@@ -170,15 +170,18 @@ final class CompiledCascade: @unchecked Sendable {
     }
 
     /// The 8-bit LBP code of feature `f`: each of the 8 outer cells of the 3x3 grid against the centre,
-    /// clockwise from the top-left cell (bit 7) to the left cell (bit 0). The 16 grid corners are
-    /// read once.
+    /// clockwise from the top-left cell (bit 7) to the left cell (bit 0). The level stores per feature
+    /// the grid's top-left offset, the cell width and the cell height times the stride, so the 16
+    /// corners are read from four row pointers.
     @inline(__always)
     private func lbpCode(_ f: Int, p: UnsafePointer<Int32>, offsets: UnsafePointer<Int32>) -> Int {
-        let o = offsets + f * 16
-        let c0 = p[Int(o[0])], c1 = p[Int(o[1])], c2 = p[Int(o[2])], c3 = p[Int(o[3])]
-        let c4 = p[Int(o[4])], c5 = p[Int(o[5])], c6 = p[Int(o[6])], c7 = p[Int(o[7])]
-        let c8 = p[Int(o[8])], c9 = p[Int(o[9])], c10 = p[Int(o[10])], c11 = p[Int(o[11])]
-        let c12 = p[Int(o[12])], c13 = p[Int(o[13])], c14 = p[Int(o[14])], c15 = p[Int(o[15])]
+        let o = offsets + f * 3
+        let w = Int(o[1]), down = Int(o[2])
+        let r0 = p + Int(o[0]), r1 = r0 + down, r2 = r1 + down, r3 = r2 + down
+        let c0 = r0[0], c1 = r0[w], c2 = r0[2 * w], c3 = r0[3 * w]
+        let c4 = r1[0], c5 = r1[w], c6 = r1[2 * w], c7 = r1[3 * w]
+        let c8 = r2[0], c9 = r2[w], c10 = r2[2 * w], c11 = r2[3 * w]
+        let c12 = r3[0], c13 = r3[w], c14 = r3[2 * w], c15 = r3[3 * w]
         let centre = c5 &- c6 &- c9 &+ c10
         var code = c0 &- c1 &- c4 &+ c5 >= centre ? 128 : 0
         code |= c1 &- c2 &- c5 &+ c6 >= centre ? 64 : 0
@@ -199,24 +202,37 @@ final class CompiledCascade: @unchecked Sendable {
     private func evaluateLBP(level: CascadeLevel, at offset: Int) -> Int {
         let p = UnsafePointer(level.sums + offset)
         let offsets = UnsafePointer(level.offsets)
+        if !stumpsOnly { return evaluateLBPTrees(p: p, offsets: offsets) }
+        var stump = UnsafePointer(stumps)
+        var subset = UnsafePointer(subsets)
+        let words = subsetSize
+        for stage in 0..<stageCount {
+            var total = 0.0
+            for _ in 0..<Int(stageTrees[stage]) {
+                let code = lbpCode(Int(stump.pointee.feature), p: p, offsets: offsets)
+                let hit = subset[code >> 5] & (Int32(1) << Int32(code & 31)) != 0
+                total += Double(hit ? stump.pointee.left : stump.pointee.right)
+                stump += 1
+                subset += words
+            }
+            if total < Double(stageThresholds[stage]) { return -stage }
+        }
+        return 1
+    }
+
+    private func evaluateLBPTrees(p: UnsafePointer<Int32>, offsets: UnsafePointer<Int32>) -> Int {
         var treeIndex = 0
         for stage in 0..<stageCount {
             var total = 0.0
             for _ in 0..<Int(stageTrees[stage]) {
-                if stumpsOnly {
-                    let stump = stumps[treeIndex]
-                    let code = lbpCode(Int(stump.feature), p: p, offsets: offsets)
-                    total += Double(inSubset(treeIndex, code: code) ? stump.left : stump.right)
-                } else {
-                    let tree = trees[treeIndex]
-                    var index = 0
-                    repeat {
-                        let nodeIndex = tree.firstNode + index
-                        let code = lbpCode(Int(nodes[nodeIndex].feature), p: p, offsets: offsets)
-                        index = Int(inSubset(nodeIndex, code: code) ? nodes[nodeIndex].left : nodes[nodeIndex].right)
-                    } while index > 0
-                    total += Double(leaves[tree.firstLeaf - index])
-                }
+                let tree = trees[treeIndex]
+                var index = 0
+                repeat {
+                    let nodeIndex = tree.firstNode + index
+                    let code = lbpCode(Int(nodes[nodeIndex].feature), p: p, offsets: offsets)
+                    index = Int(inSubset(nodeIndex, code: code) ? nodes[nodeIndex].left : nodes[nodeIndex].right)
+                } while index > 0
+                total += Double(leaves[tree.firstLeaf - index])
                 treeIndex += 1
             }
             if total < Double(stageThresholds[stage]) { return -stage }
