@@ -68,4 +68,25 @@ public struct GrayImage: Sendable, Equatable {
         }
         return GrayImage(width: right - left, height: bottom - top, pixels: out) ?? GrayImage(width: 0, height: 0)
     }
+
+    /// The image resized with OpenCV's bit-exact bilinear interpolation (`INTER_LINEAR_EXACT`);
+    /// an empty image when either size is below 1 or the image is empty.
+    public func resized(width newWidth: Int, height newHeight: Int) -> GrayImage {
+        guard newWidth > 0, newHeight > 0, !isEmpty else { return GrayImage(width: 0, height: 0) }
+        var columns = BitExactResizer.Taps(), rows = BitExactResizer.Taps()
+        columns.compute(source: width, destination: newWidth)
+        rows.compute(source: height, destination: newHeight)
+        var out = [UInt8](repeating: 0, count: newWidth * newHeight)
+        var scratch = [UInt32](repeating: 0, count: 2 * newWidth)
+        pixels.withUnsafeBufferPointer { src in
+            out.withUnsafeMutableBufferPointer { dst in
+                scratch.withUnsafeMutableBufferPointer { rowsBuffer in
+                    guard let s = src.baseAddress, let d = dst.baseAddress, let r = rowsBuffer.baseAddress else { return }
+                    BitExactResizer.resize(source: s, sourceWidth: width, destination: d, columns: columns, rows: rows,
+                                           rowA: r, rowB: r + newWidth)
+                }
+            }
+        }
+        return GrayImage(width: newWidth, height: newHeight, pixels: out) ?? GrayImage(width: 0, height: 0)
+    }
 }
