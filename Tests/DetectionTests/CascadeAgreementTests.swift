@@ -65,6 +65,14 @@ final class CascadeAgreementTests: XCTestCase {
         XCTAssertEqual(single.count, 4)
     }
 
+    func testResizeIsBitExactWithOpenCV() throws {
+        let source = try HaarFixtures.gray("colour_gray")
+        XCTAssertEqual(source.resized(width: 37, height: 29), try HaarFixtures.gray("colour_gray_37x29"))
+        XCTAssertEqual(source.resized(width: 100, height: 75), try HaarFixtures.gray("colour_gray_100x75"))
+        XCTAssertEqual(source.resized(width: 64, height: 48), source)
+        XCTAssertTrue(source.resized(width: 0, height: 5).isEmpty)
+    }
+
     func testGreyConversionMatchesOpenCV() throws {
         let frame = try PortableAnymap.readBGRA(path: HaarFixtures.path("colour.ppm"))
         let expected = try HaarFixtures.gray("colour_gray")
