@@ -8,7 +8,8 @@ import Foundation
 /// scale is below 2 and every pixel above, and one extra step is skipped after a window that fails
 /// the first stage. Haar windows are normalised by their standard deviation over the window less a
 /// one-pixel border, and windows whose standard deviation is 10 or less are rejected, as OpenCV does.
-/// Raw hits are grouped with `RectangleGrouping` (eps 0.2) and clipped to the frame.
+/// The last few window rows of a level that fall outside OpenCV's row stripes are skipped as OpenCV
+/// skips them, so the raw windows are exactly OpenCV's. Raw hits are grouped with `RectangleGrouping` (eps 0.2) and clipped to the frame.
 ///
 /// One instance per thread: the pyramid buffers are reused between frames of the same size.
 /// `threads` rows of windows are scanned at once with `DispatchQueue.concurrentPerform`.
@@ -39,7 +40,8 @@ public final class CascadeClassifier {
 
     /// Detects objects: OpenCV's `detectMultiScale2` with the same parameters. `minSize`/`maxSize`
     /// bound the window size in pixels (0 = no bound; the default maximum is the frame).
-    /// Returns an empty array for an empty frame, a frame smaller than the window, or `scaleFactor <= 1`.
+    /// Returns an empty array for an empty frame, a frame smaller than the window, a frame of 2^29
+    /// pixels or more, or `scaleFactor <= 1`.
     public func detectMultiScale(_ image: GrayImage, scaleFactor: Double = 1.1, minNeighbors: Int = 3,
                                  minSize: (width: Int, height: Int) = (0, 0),
                                  maxSize: (width: Int, height: Int) = (0, 0)) -> [CascadeDetection] {
@@ -61,7 +63,8 @@ public final class CascadeClassifier {
     public func candidates(_ image: GrayImage, scaleFactor: Double = 1.1,
                            minSize: (width: Int, height: Int) = (0, 0),
                            maxSize: (width: Int, height: Int) = (0, 0)) -> [PixelRect] {
-        guard !image.isEmpty, scaleFactor > 1, scaleFactor.isFinite else { return [] }
+        // Integral offsets are 32-bit, so frames of half a gigapixel and more are not scanned.
+        guard !image.isEmpty, image.width * image.height < 1 << 29, scaleFactor > 1, scaleFactor.isFinite else { return [] }
         let scales = pyramidScales(width: image.width, height: image.height, scaleFactor: scaleFactor,
                                    minSize: minSize, maxSize: maxSize)
         guard !scales.isEmpty else { return [] }
