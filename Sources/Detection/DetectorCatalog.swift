@@ -3,12 +3,22 @@ import FaceCore
 /// The detectors `--detector` can name, and how to build one.
 public enum DetectorCatalog {
     /// Every name `--detector` accepts, `none` included.
-    public static let names: [String] = ["none", "haar"]
+    public static let names: [String] = ["blazeface", "haar", "none"]
 
     /// The detector used when `--detector` is not given: the first name that `--accuracy` picks,
-    /// else the default.
+    /// else the default. BlazeFace serves every accuracy for now (`low` and `high` alike).
     public static func defaultName(accuracy: DetectorAccuracy?) -> String {
-        "none"
+        "blazeface"
+    }
+
+    /// The confidence threshold a detector uses when `--threshold` is not given.
+    public static func defaultThreshold(name: String, configuration: DetectorConfiguration) -> Double {
+        switch name {
+        case "blazeface": return ((try? BlazeFaceDetector.variant(for: configuration)) ?? .full).defaultThreshold
+        // OpenCV keeps every group above minNeighbors; confidence only ranks them.
+        case "haar": return 0
+        default: return 0.5
+        }
     }
 
     /// Builds a detector by name; `nil` for `none`. Throws for an unknown name or a missing model,
@@ -17,6 +27,8 @@ public enum DetectorCatalog {
         switch name {
         case "none":
             return nil
+        case "blazeface":
+            return try BlazeFaceDetector(configuration: configuration)
         case "haar":
             return try HaarCascadeDetector(configuration: configuration)
         default:

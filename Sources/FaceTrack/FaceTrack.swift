@@ -2,3 +2,6 @@
 @_exported import MediaIO
 @_exported import Detection
 @_exported import Pipeline
+@_exported import Tracking
+@_exported import Rendering
+@_exported import NeuralRuntime

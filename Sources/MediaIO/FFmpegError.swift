@@ -1,1 +1,84 @@
 import CFFmpeg
+
+/// A failed FFmpeg call: the operation and FFmpeg's own message for the code.
+public struct FFmpegError: Error, CustomStringConvertible, Sendable {
+    /// The negative FFmpeg return code.
+    public let code: Int32
+    /// What was being done, e.g. "opening the H.264 decoder".
+    public let operation: String
+
+    /// Creates an error from a return code.
+    public init(_ code: Int32, _ operation: String) {
+        self.code = code
+        self.operation = operation
+    }
+
+    /// FFmpeg's text for the code (`av_strerror`).
+    public var message: String { Self.message(for: code) }
+
+    /// One line: the operation and FFmpeg's message.
+    public var description: String { "\(operation) failed: \(message)" }
+
+    /// FFmpeg's text for an error code.
+    public static func message(for code: Int32) -> String {
+        var buffer = [CChar](repeating: 0, count: 256)
+        return buffer.withUnsafeMutableBufferPointer { pointer in
+            String(cString: ft_error_string(code, pointer.baseAddress!, pointer.count))
+        }
+    }
+
+    /// True for AVERROR_EOF.
+    public var isEndOfFile: Bool { code == ft_averror_eof() }
+}
+
+/// Throws `FFmpegError` when `code` is negative; returns it otherwise.
+@discardableResult
+func check(_ code: Int32, _ operation: @autoclosure () -> String) throws -> Int32 {
+    if code < 0 { throw FFmpegError(code, operation()) }
+    return code
+}
+
+/// A problem with a media file, worded for the user: one line that names the file.
+public enum MediaError: Error, CustomStringConvertible, Sendable {
+    /// The path does not exist.
+    case missingFile(String)
+    /// The path is a directory.
+    case isDirectory(String)
+    /// The file is empty.
+    case emptyFile(String)
+    /// FFmpeg cannot read the file as media.
+    case unreadable(String, reason: String)
+    /// The file has no video stream (audio only, or data).
+    case noVideoStream(String)
+    /// No decoder for the video codec.
+    case noDecoder(String, codec: String)
+    /// The output extension names no container FFmpeg can write.
+    case unknownContainer(String)
+    /// The chosen encoder is not in this FFmpeg build.
+    case encoderUnavailable(String)
+    /// An audio stream's codec cannot be stored in the output container.
+    case audioNotSupported(output: String, codec: String)
+    /// No frame could be decoded at all.
+    case noFrames(String)
+    /// An FFmpeg call failed while working on a file.
+    case failed(String, FFmpegError)
+
+    /// One line for the user.
+    public var description: String {
+        switch self {
+        case .missingFile(let p): return "\(p): no such file"
+        case .isDirectory(let p): return "\(p): is a directory, not a media file"
+        case .emptyFile(let p): return "\(p): file is empty (0 bytes)"
+        case let .unreadable(p, reason): return "\(p): not a media file FFmpeg can read, or damaged (\(reason))"
+        case .noVideoStream(let p): return "\(p): has no video stream (audio-only or data file)"
+        case let .noDecoder(p, codec): return "\(p): no decoder for video codec \(codec) in this FFmpeg build"
+        case .unknownContainer(let p):
+            return "\(p): cannot tell the container from the extension (use .mp4, .mov, .mkv, .webm or .avi)"
+        case .encoderUnavailable(let name): return "encoder \(name) is not available in this FFmpeg build"
+        case let .audioNotSupported(output, codec):
+            return "\(output): this container cannot hold the input's \(codec) audio; use .mkv or .mov"
+        case .noFrames(let p): return "\(p): no video frame could be decoded (not an image or video, or damaged)"
+        case let .failed(p, error): return "\(p): \(error.description)"
+        }
+    }
+}

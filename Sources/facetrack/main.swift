@@ -1,1 +1,55 @@
-print("facetrack")
+import FaceTrack
+import Foundation
+
+/// The `facetrack` command: dispatches to a subcommand and maps errors to exit statuses
+/// (0 success, 1 failure, 2 usage error, 130 interrupted).
+let version = "facetrack 0.1.0"
+
+let usage = """
+USAGE: facetrack <command> [options]
+
+Finds, tracks and marks faces in recorded video.
+
+COMMANDS:
+  process INPUT [-o OUT] [--csv FILE]   overlay faces on a video and/or export face tracks as CSV
+  detect IMAGE... [--csv FILE]          find faces in still images
+
+OPTIONS:
+  --version     print the version
+  -h, --help    show this help; `facetrack <command> --help` shows a command's options
+
+EXAMPLES:
+  facetrack process clip.mp4 -o clip-faces.mp4 --csv tracks.csv
+  facetrack detect photo.jpg
+"""
+
+FFmpegLog.configureFromEnvironment()
+let arguments = Array(CommandLine.arguments.dropFirst())
+let status: Int32
+do {
+    switch arguments.first {
+    case nil:
+        FileHandle.standardError.write(Data((usage + "\n").utf8))
+        status = 2
+    case "--version":
+        print(version)
+        status = 0
+    case "-h", "--help", "help":
+        print(usage)
+        status = 0
+    case "process":
+        status = try ProcessCommand.run(Array(arguments.dropFirst()))
+    case "detect":
+        status = try DetectCommand.run(Array(arguments.dropFirst()))
+    case let other?:
+        throw UsageError("unknown command '\(other)' (commands: process, detect; see facetrack --help)")
+    }
+} catch let error as UsageError {
+    Console.error(error)
+    FileHandle.standardError.write(Data("facetrack: see 'facetrack \(arguments.first.map { $0.hasPrefix("-") ? "" : $0 + " " } ?? "")--help'\n".utf8))
+    status = 2
+} catch {
+    Console.error(error)
+    status = 1
+}
+exit(status)

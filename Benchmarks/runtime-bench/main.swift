@@ -1,0 +1,65 @@
+import Foundation
+#if canImport(Glibc)
+import Glibc
+#endif
+import NeuralRuntime
+
+// Median milliseconds per inference of the in-project runtime on each model given on the
+// command line: runtime-bench MODEL.tflite... [--runs N] [--profile]. Prints "name wall_ms cpu_ms"
+// per model (medians of wall-clock and of this thread's CPU time, which other processes on a
+// shared machine do not inflate); --profile adds the median time per kernel kind.
+
+/// This thread's CPU time in milliseconds.
+func threadMilliseconds() -> Double {
+    var now = timespec()
+    clock_gettime(CLOCK_THREAD_CPUTIME_ID, &now)
+    return Double(now.tv_sec) * 1e3 + Double(now.tv_nsec) / 1e6
+}
+
+var paths: [String] = []
+var runs = 200
+var profile = false
+var arguments = CommandLine.arguments.dropFirst().makeIterator()
+while let argument = arguments.next() {
+    if argument == "--runs", let value = arguments.next().flatMap(Int.init) {
+        runs = max(1, value)
+    } else if argument == "--profile" {
+        profile = true
+    } else {
+        paths.append(argument)
+    }
+}
+if paths.isEmpty {
+    FileHandle.standardError.write("usage: runtime-bench MODEL.tflite... [--runs N] [--profile]\n".data(using: .utf8)!)
+    exit(2)
+}
+
+for path in paths {
+    do {
+        let network = try NeuralNetwork(tfliteFile: path)
+        let input = network.input(0)
+        for i in 0..<input.count { input[i] = Float((i * 7919) % 256) / 127.5 - 1 }
+        for _ in 0..<max(3, runs / 10) { network.run() }
+        var times: [Double] = [], cpuTimes: [Double] = []
+        times.reserveCapacity(runs)
+        cpuTimes.reserveCapacity(runs)
+        for _ in 0..<runs {
+            let start = DispatchTime.now().uptimeNanoseconds, cpuStart = threadMilliseconds()
+            network.run()
+            cpuTimes.append(threadMilliseconds() - cpuStart)
+            times.append(Double(DispatchTime.now().uptimeNanoseconds - start) / 1e6)
+        }
+        times.sort()
+        cpuTimes.sort()
+        let name = ((path as NSString).lastPathComponent as NSString).deletingPathExtension
+        print(String(format: "%@ %.3f %.3f", name, times[times.count / 2], cpuTimes[runs / 2]))
+        if profile {
+            for (kernel, milliseconds) in network.profileKernels(runs: runs) {
+                print(String(format: "    %-18@ %.3f ms", kernel, milliseconds))
+            }
+        }
+    } catch {
+        FileHandle.standardError.write("runtime-bench: \(error)\n".data(using: .utf8)!)
+        exit(1)
+    }
+}

@@ -1,0 +1,168 @@
+import CFFmpeg
+import FaceCore
+import Foundation
+
+/// Opens a media file with libavformat, picks its best video stream and reads packets.
+///
+/// Owns the `AVFormatContext` and closes it in `deinit`. Used from one queue at a time.
+public final class Demuxer: @unchecked Sendable {
+    /// The path given to `init`.
+    public let path: String
+    /// The open container.
+    public let context: UnsafeMutablePointer<AVFormatContext>
+    /// Index of the chosen video stream.
+    public let videoStreamIndex: Int
+    /// Indexes of the audio streams, in file order.
+    public let audioStreamIndexes: [Int]
+
+    /// Opens `path`. Checks the file first so the common mistakes get plain words.
+    public init(path: String) throws {
+        self.path = path
+        try Demuxer.checkReadableFile(path)
+        var opened: UnsafeMutablePointer<AVFormatContext>?
+        let status = avformat_open_input(&opened, path, nil, nil)
+        guard status >= 0, let context = opened else {
+            throw MediaError.unreadable(path, reason: FFmpegError.message(for: status))
+        }
+        self.context = context
+        let info = avformat_find_stream_info(context, nil)
+        if info < 0 {
+            var toClose: UnsafeMutablePointer<AVFormatContext>? = context
+            avformat_close_input(&toClose)
+            throw MediaError.unreadable(path, reason: FFmpegError.message(for: info))
+        }
+        let best = av_find_best_stream(context, AVMEDIA_TYPE_VIDEO, -1, -1, nil, 0)
+        var audio: [Int] = []
+        for i in 0..<Int(context.pointee.nb_streams) {
+            if context.pointee.streams[i]!.pointee.codecpar.pointee.codec_type == AVMEDIA_TYPE_AUDIO { audio.append(i) }
+        }
+        if best < 0 {
+            var toClose: UnsafeMutablePointer<AVFormatContext>? = context
+            avformat_close_input(&toClose)
+            throw MediaError.noVideoStream(path)
+        }
+        videoStreamIndex = Int(best)
+        audioStreamIndexes = audio
+        // Only the streams we use are demuxed; the rest are skipped cheaply.
+        for i in 0..<Int(context.pointee.nb_streams) where i != videoStreamIndex && !audio.contains(i) {
+            context.pointee.streams[i]!.pointee.discard = AVDISCARD_ALL
+        }
+    }
+
+    deinit {
+        var toClose: UnsafeMutablePointer<AVFormatContext>? = context
+        avformat_close_input(&toClose)
+    }
+
+    /// Rejects a missing path, a directory and an empty file before FFmpeg sees them.
+    static func checkReadableFile(_ path: String) throws {
+        var isDirectory: ObjCBool = false
+        guard FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) else {
+            throw MediaError.missingFile(path)
+        }
+        if isDirectory.boolValue { throw MediaError.isDirectory(path) }
+        let size = (try? FileManager.default.attributesOfItem(atPath: path)[.size] as? NSNumber)?.intValue ?? -1
+        if size == 0 { throw MediaError.emptyFile(path) }
+        guard FileManager.default.isReadableFile(atPath: path) else {
+            throw MediaError.unreadable(path, reason: "permission denied")
+        }
+    }
+
+    /// The chosen video stream.
+    public var videoStream: UnsafeMutablePointer<AVStream> { context.pointee.streams[videoStreamIndex]! }
+
+    /// A stream by index.
+    public func stream(_ index: Int) -> UnsafeMutablePointer<AVStream> { context.pointee.streams[index]! }
+
+    /// The video stream's time base.
+    public var videoTimeBase: AVRational { videoStream.pointee.time_base }
+
+    /// True when the container is a still-image format (jpg, png, ...), read as a one-frame input.
+    public var isStillImage: Bool {
+        let name = String(cString: context.pointee.iformat.pointee.name)
+        return name.hasSuffix("_pipe") || name == "image2"
+    }
+
+    /// The display rotation stored with the video stream (the display matrix), as an orientation.
+    public var streamOrientation: ImageOrientation? {
+        var size: Int = 0
+        guard let data = av_stream_get_side_data(videoStream, AV_PKT_DATA_DISPLAYMATRIX, &size), size >= 36 else {
+            return nil
+        }
+        return data.withMemoryRebound(to: Int32.self, capacity: 9) { Demuxer.orientation(displayMatrix: $0) }
+    }
+
+    /// The raw display matrix of the video stream (36 bytes), to copy into an output.
+    public var streamDisplayMatrix: [UInt8]? {
+        var size: Int = 0
+        guard let data = av_stream_get_side_data(videoStream, AV_PKT_DATA_DISPLAYMATRIX, &size), size >= 36 else {
+            return nil
+        }
+        return Array(UnsafeBufferPointer(start: data, count: 36))
+    }
+
+    /// Maps a display matrix to the orientation that makes the picture upright.
+    public static func orientation(displayMatrix: UnsafePointer<Int32>) -> ImageOrientation {
+        // FFmpeg's angle is counter-clockwise; a negative determinant means a mirror.
+        let mirrored = Int64(displayMatrix[0]) * Int64(displayMatrix[4]) - Int64(displayMatrix[1]) * Int64(displayMatrix[3]) < 0
+        var matrix = Array(UnsafeBufferPointer(start: displayMatrix, count: 9))
+        if mirrored { matrix[0] = -matrix[0]; matrix[3] = -matrix[3] }
+        let counterClockwise = matrix.withUnsafeBufferPointer { av_display_rotation_get($0.baseAddress!) }
+        guard counterClockwise.isFinite else { return .up }
+        let clockwise = Int((-counterClockwise / 90).rounded()) * 90
+        return ImageOrientation(clockwiseDegrees: clockwise, mirrored: mirrored)
+    }
+
+    /// The number of video frames, from the container's count or its duration; `nil` when unknown.
+    public var estimatedFrameCount: Int? {
+        if isStillImage { return 1 }
+        let stream = videoStream.pointee
+        if stream.nb_frames > 0 { return Int(stream.nb_frames) }
+        let rate = stream.avg_frame_rate.num > 0 ? stream.avg_frame_rate : stream.r_frame_rate
+        guard rate.num > 0, rate.den > 0 else { return nil }
+        var seconds = 0.0
+        if stream.duration > 0 {
+            seconds = Double(stream.duration) * av_q2d(stream.time_base)
+        } else if context.pointee.duration > 0 {
+            seconds = Double(context.pointee.duration) / Double(AV_TIME_BASE)
+        }
+        return seconds > 0 ? Int((seconds * av_q2d(rate)).rounded()) : nil
+    }
+
+    /// The video's average frame rate, if known.
+    public var frameRate: AVRational? {
+        let stream = videoStream.pointee
+        if stream.avg_frame_rate.num > 0 && stream.avg_frame_rate.den > 0 { return stream.avg_frame_rate }
+        if stream.r_frame_rate.num > 0 && stream.r_frame_rate.den > 0 { return stream.r_frame_rate }
+        return nil
+    }
+
+    /// After reading to the end: a note when the file was cut short, judged by an I/O error or by
+    /// fewer frames than the container's index promised; `nil` when it looks complete.
+    public func endedEarly(framesRead: Int) -> String? {
+        if let io = context.pointee.pb, io.pointee.error < 0 {
+            return "read error after \(framesRead) frames (\(FFmpegError.message(for: io.pointee.error)))"
+        }
+        let promised = Int(videoStream.pointee.nb_frames)
+        if !isStillImage, promised > 0, framesRead < promised {
+            return "file ends early: \(framesRead) of \(promised) frames (truncated or damaged)"
+        }
+        return nil
+    }
+
+    /// The average frame rate in frames per second, if known.
+    public var framesPerSecond: Double? { frameRate.map { av_q2d($0) } }
+
+    /// Reads the next packet of a stream we use. Returns `nil` at the end of the file; throws
+    /// `FFmpegError` when the file is damaged or cut short (the caller decides whether to go on).
+    public func readPacket(into packet: Packet) throws -> Bool {
+        while true {
+            av_packet_unref(packet.pointer)
+            let status = av_read_frame(context, packet.pointer)
+            if status == ft_averror_eof() { return false }
+            if status < 0 { throw FFmpegError(status, "reading \(path)") }
+            let index = packet.streamIndex
+            if index == videoStreamIndex || audioStreamIndexes.contains(index) { return true }
+        }
+    }
+}

@@ -1,0 +1,118 @@
+import CFFmpeg
+import FaceCore
+import Foundation
+
+/// Writes encoded video and copied audio into a container chosen from the output's extension.
+///
+/// The file is written under a temporary name and renamed by `finish()`; if the muxer is
+/// released unfinished, the temporary file is deleted. Owns the `AVFormatContext`. Used from one
+/// queue at a time.
+public final class Muxer: @unchecked Sendable {
+    /// Paths: final and temporary.
+    public let output: AtomicOutput
+    private let context: UnsafeMutablePointer<AVFormatContext>
+    private var ioOpened = false
+    private var finished = false
+    private var headerWritten = false
+
+    /// Prepares a muxer for `output`; the container comes from the final path's extension.
+    public init(output: AtomicOutput) throws {
+        self.output = output
+        guard let format = av_guess_format(nil, output.finalPath, nil) else {
+            throw MediaError.unknownContainer(output.finalPath)
+        }
+        var allocated: UnsafeMutablePointer<AVFormatContext>?
+        let status = avformat_alloc_output_context2(&allocated, format, nil, output.temporaryPath)
+        guard status >= 0, let context = allocated else {
+            throw MediaError.failed(output.finalPath, FFmpegError(status, "creating the output container"))
+        }
+        self.context = context
+    }
+
+    deinit {
+        if ioOpened { avio_closep(&context.pointee.pb) }
+        if !finished { output.discard() }
+        avformat_free_context(context)
+    }
+
+    /// True when the container wants codec headers out of band (mp4, mkv...).
+    public var wantsGlobalHeader: Bool { context.pointee.oformat.pointee.flags & AVFMT_GLOBALHEADER != 0 }
+
+    /// Adds the video stream for `encoder`, with the source's display matrix (rotation) when given.
+    /// Returns the stream index.
+    public func addVideoStream(encoder: VideoEncoder, displayMatrix: [UInt8]?) throws -> Int {
+        guard let stream = avformat_new_stream(context, nil) else { fatalError("avformat_new_stream: out of memory") }
+        try check(avcodec_parameters_from_context(stream.pointee.codecpar, encoder.context), "configuring the video stream")
+        stream.pointee.time_base = encoder.timeBase
+        stream.pointee.avg_frame_rate = encoder.context.pointee.framerate
+        stream.pointee.sample_aspect_ratio = encoder.context.pointee.sample_aspect_ratio
+        if let matrix = displayMatrix, let side = av_stream_new_side_data(stream, AV_PKT_DATA_DISPLAYMATRIX, matrix.count) {
+            side.update(from: matrix, count: matrix.count)
+        }
+        return Int(stream.pointee.index)
+    }
+
+    /// Adds a stream that copies `source` packet for packet. Returns the stream index.
+    public func addCopiedStream(from source: UnsafeMutablePointer<AVStream>) throws -> Int {
+        let parameters = source.pointee.codecpar!
+        let supported = avformat_query_codec(context.pointee.oformat, parameters.pointee.codec_id, FF_COMPLIANCE_NORMAL)
+        if supported != 1 {
+            throw MediaError.audioNotSupported(output: output.finalPath,
+                                               codec: String(cString: avcodec_get_name(parameters.pointee.codec_id)))
+        }
+        guard let stream = avformat_new_stream(context, nil) else { fatalError("avformat_new_stream: out of memory") }
+        try check(avcodec_parameters_copy(stream.pointee.codecpar, parameters), "copying an audio stream")
+        stream.pointee.codecpar.pointee.codec_tag = 0
+        stream.pointee.time_base = source.pointee.time_base
+        av_dict_copy(&stream.pointee.metadata, source.pointee.metadata, 0)
+        stream.pointee.disposition = source.pointee.disposition
+        return Int(stream.pointee.index)
+    }
+
+    /// Opens the temporary file and writes the container header.
+    public func start() throws {
+        do {
+            if context.pointee.oformat.pointee.flags & AVFMT_NOFILE == 0 {
+                try check(avio_open(&context.pointee.pb, output.temporaryPath, AVIO_FLAG_WRITE), "opening the output file")
+                ioOpened = true
+            }
+            var options: OpaquePointer?
+            let name = String(cString: context.pointee.oformat.pointee.name)
+            if name == "mp4" || name == "mov" { av_dict_set(&options, "movflags", "+faststart", 0) }
+            defer { av_dict_free(&options) }
+            try check(avformat_write_header(context, &options), "writing the container header")
+            headerWritten = true
+        } catch let error as FFmpegError {
+            throw MediaError.failed(output.finalPath, error)
+        }
+    }
+
+    /// Writes a packet whose timestamps are in `timeBase` to stream `streamIndex`.
+    public func write(_ packet: Packet, timeBase: AVRational, streamIndex: Int) throws {
+        let stream = context.pointee.streams[streamIndex]!
+        packet.pointer.pointee.stream_index = Int32(streamIndex)
+        packet.pointer.pointee.pos = -1
+        av_packet_rescale_ts(packet.pointer, timeBase, stream.pointee.time_base)
+        let status = av_interleaved_write_frame(context, packet.pointer)
+        if status < 0 { throw MediaError.failed(output.finalPath, FFmpegError(status, "writing a packet")) }
+    }
+
+    /// True once writing to the output file itself has failed (disk full, I/O error).
+    public var outputFailed: Bool {
+        guard let io = context.pointee.pb else { return false }
+        return io.pointee.error < 0
+    }
+
+    /// The time base of an output stream (valid after `start()`).
+    public func timeBase(ofStream index: Int) -> AVRational { context.pointee.streams[index]!.pointee.time_base }
+
+    /// Writes the trailer, closes the file and renames it to the final path.
+    public func finish() throws {
+        guard headerWritten, !finished else { return }
+        let status = av_write_trailer(context)
+        if ioOpened { avio_closep(&context.pointee.pb); ioOpened = false }
+        if status < 0 { throw MediaError.failed(output.finalPath, FFmpegError(status, "finishing the container")) }
+        try output.commit()
+        finished = true
+    }
+}

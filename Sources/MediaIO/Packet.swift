@@ -1,0 +1,21 @@
+import CFFmpeg
+
+/// Owns one `AVPacket` and frees it in `deinit`. Used from one queue at a time.
+public final class Packet: @unchecked Sendable {
+    /// The packet; never nil after init.
+    public let pointer: UnsafeMutablePointer<AVPacket>
+
+    /// Allocates an empty packet.
+    public init() {
+        guard let packet = av_packet_alloc() else { fatalError("av_packet_alloc: out of memory") }
+        pointer = packet
+    }
+
+    deinit {
+        var packet: UnsafeMutablePointer<AVPacket>? = pointer
+        av_packet_free(&packet)
+    }
+
+    /// Index of the stream the packet belongs to.
+    public var streamIndex: Int { Int(pointer.pointee.stream_index) }
+}

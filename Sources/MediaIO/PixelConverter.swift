@@ -1,0 +1,139 @@
+import CFFmpeg
+import FaceCore
+
+/// Converts frames between the codec's pixel format and BGRA with libswscale, honouring the
+/// source's colour matrix (BT.601 / BT.709) and range (limited / full).
+///
+/// Owns its `SwsContext`s and frees them in `deinit`. Used from one queue at a time: the pipeline
+/// gives each worker its own converter.
+public final class PixelConverter: @unchecked Sendable {
+    private var toBGRAContext: OpaquePointer?
+    private var fromBGRAContext: OpaquePointer?
+    // The BGRA side's plane pointers and strides, kept so a conversion allocates nothing.
+    private let bgraPlanes = UnsafeMutablePointer<UnsafeMutablePointer<UInt8>?>.allocate(capacity: 4)
+    private let bgraStrides = UnsafeMutablePointer<Int32>.allocate(capacity: 4)
+
+    /// Creates a converter; contexts are made on first use and re-made when sizes or formats change.
+    public init() {
+        bgraPlanes.initialize(repeating: nil, count: 4)
+        bgraStrides.initialize(repeating: 0, count: 4)
+    }
+
+    deinit {
+        sws_freeContext(toBGRAContext)
+        sws_freeContext(fromBGRAContext)
+        bgraPlanes.deallocate()
+        bgraStrides.deallocate()
+    }
+
+    private func pointBGRAPlanes(at image: BGRAImage) {
+        bgraPlanes[0] = image.pixels
+        bgraStrides[0] = Int32(image.bytesPerRow)
+    }
+
+    /// The libswscale colour-matrix constant for a frame: its tagged matrix, else BT.709 for HD
+    /// sizes and BT.601 below (what players assume for untagged video).
+    static func swsColorspace(_ space: AVColorSpace, height: Int) -> Int32 {
+        switch space {
+        case AVCOL_SPC_BT709: return SWS_CS_ITU709
+        case AVCOL_SPC_BT470BG, AVCOL_SPC_SMPTE170M: return SWS_CS_ITU601
+        case AVCOL_SPC_SMPTE240M: return SWS_CS_SMPTE240M
+        case AVCOL_SPC_FCC: return SWS_CS_FCC
+        case AVCOL_SPC_BT2020_NCL, AVCOL_SPC_BT2020_CL: return SWS_CS_BT2020
+        default: return height >= 720 ? SWS_CS_ITU709 : SWS_CS_ITU601
+        }
+    }
+
+    /// True when the frame uses full-range (0-255) luma: tagged so, or a `yuvj` format.
+    static func isFullRange(_ frame: UnsafePointer<AVFrame>) -> Bool {
+        if frame.pointee.color_range == AVCOL_RANGE_JPEG { return true }
+        switch AVPixelFormat(rawValue: frame.pointee.format) {
+        case AV_PIX_FMT_YUVJ420P, AV_PIX_FMT_YUVJ422P, AV_PIX_FMT_YUVJ444P, AV_PIX_FMT_YUVJ440P: return true
+        default: return false
+        }
+    }
+
+    /// YUV pixel formats that the `yuvj` aliases stand for (swscale wants the plain ones plus a range flag).
+    static func plainFormat(_ format: AVPixelFormat) -> AVPixelFormat {
+        switch format {
+        case AV_PIX_FMT_YUVJ420P: return AV_PIX_FMT_YUV420P
+        case AV_PIX_FMT_YUVJ422P: return AV_PIX_FMT_YUV422P
+        case AV_PIX_FMT_YUVJ444P: return AV_PIX_FMT_YUV444P
+        case AV_PIX_FMT_YUVJ440P: return AV_PIX_FMT_YUV440P
+        default: return format
+        }
+    }
+
+    private static func isRGB(_ format: AVPixelFormat) -> Bool {
+        guard let descriptor = av_pix_fmt_desc_get(format) else { return false }
+        return descriptor.pointee.flags & UInt64(AV_PIX_FMT_FLAG_RGB) != 0
+    }
+
+    /// Converts a decoded frame into `image` (same size as the frame).
+    public func convertToBGRA(_ frame: Frame, into image: BGRAImage) throws {
+        let source = frame.pointer
+        let format = PixelConverter.plainFormat(frame.pixelFormat)
+        toBGRAContext = sws_getCachedContext(toBGRAContext, Int32(frame.width), Int32(frame.height), format,
+                                             Int32(image.width), Int32(image.height), AV_PIX_FMT_BGRA,
+                                             SWS_BILINEAR, nil, nil, nil)
+        guard let context = toBGRAContext else {
+            throw FFmpegError(ft_averror(EINVAL), "preparing a \(frame.width)x\(frame.height) colour conversion")
+        }
+        if !PixelConverter.isRGB(format) {
+            let space = PixelConverter.swsColorspace(source.pointee.colorspace, height: frame.height)
+            let sourceRange: Int32 = PixelConverter.isFullRange(source) ? 1 : 0
+            sws_setColorspaceDetails(context, sws_getCoefficients(space), sourceRange,
+                                     sws_getCoefficients(SWS_CS_DEFAULT), 1, 0, 1 << 16, 1 << 16)
+        }
+        pointBGRAPlanes(at: image)
+        try withPlanes(source) { planes, strides in
+            let rows = sws_scale(context, planes, strides, 0, Int32(frame.height), bgraPlanes, bgraStrides)
+            if rows <= 0 { throw FFmpegError(ft_averror(EINVAL), "converting a frame to BGRA") }
+        }
+        image.contentsDidChange()
+    }
+
+    /// Converts `image` into `frame` (allocated by the caller in the encoder's size and format),
+    /// with the colour matrix and range tagged on `frame` (`colorspace`, `color_range`).
+    public func convertFromBGRA(_ image: BGRAImage, into frame: Frame) throws {
+        let target = frame.pointer
+        let format = PixelConverter.plainFormat(frame.pixelFormat)
+        fromBGRAContext = sws_getCachedContext(fromBGRAContext, Int32(image.width), Int32(image.height), AV_PIX_FMT_BGRA,
+                                               Int32(frame.width), Int32(frame.height), format,
+                                               SWS_BILINEAR, nil, nil, nil)
+        guard let context = fromBGRAContext else {
+            throw FFmpegError(ft_averror(EINVAL), "preparing a \(image.width)x\(image.height) colour conversion")
+        }
+        if !PixelConverter.isRGB(format) {
+            let space = PixelConverter.swsColorspace(target.pointee.colorspace, height: frame.height)
+            let targetRange: Int32 = PixelConverter.isFullRange(target) ? 1 : 0
+            sws_setColorspaceDetails(context, sws_getCoefficients(SWS_CS_DEFAULT), 1,
+                                     sws_getCoefficients(space), targetRange, 0, 1 << 16, 1 << 16)
+        }
+        pointBGRAPlanes(at: image)
+        let source = UnsafeRawPointer(bgraPlanes).assumingMemoryBound(to: UnsafePointer<UInt8>?.self)
+        let rows = withUnsafeMutablePointer(to: &target.pointee.data) { data in
+            data.withMemoryRebound(to: UnsafeMutablePointer<UInt8>?.self, capacity: 8) { planes in
+                withUnsafeMutablePointer(to: &target.pointee.linesize) { lines in
+                    lines.withMemoryRebound(to: Int32.self, capacity: 8) { strides in
+                        sws_scale(context, source, bgraStrides, 0, Int32(image.height), planes, strides)
+                    }
+                }
+            }
+        }
+        if rows <= 0 { throw FFmpegError(ft_averror(EINVAL), "converting a frame from BGRA") }
+    }
+
+    private func withPlanes(_ frame: UnsafeMutablePointer<AVFrame>,
+                            _ body: (UnsafePointer<UnsafePointer<UInt8>?>, UnsafePointer<Int32>) throws -> Void) rethrows {
+        try withUnsafeMutablePointer(to: &frame.pointee.data) { data in
+            try data.withMemoryRebound(to: UnsafePointer<UInt8>?.self, capacity: 8) { planes in
+                try withUnsafeMutablePointer(to: &frame.pointee.linesize) { lines in
+                    try lines.withMemoryRebound(to: Int32.self, capacity: 8) { strides in
+                        try body(planes, strides)
+                    }
+                }
+            }
+        }
+    }
+}

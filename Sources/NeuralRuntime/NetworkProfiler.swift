@@ -1,0 +1,37 @@
+import Dispatch
+
+extension NeuralNetwork {
+    /// Runs the network `runs` times and returns the median milliseconds spent per run in each
+    /// kind of kernel (e.g. "convolution 1x1", "depthwise"), for benchmarks.
+    public func profileKernels(runs: Int) -> [(kernel: String, milliseconds: Double)] {
+        var samples: [String: [Double]] = [:]
+        for _ in 0..<max(1, runs) {
+            var perRun: [String: Double] = [:]
+            for step in stepsForProfiling {
+                let start = DispatchTime.now().uptimeNanoseconds
+                step.run()
+                perRun[step.kindName, default: 0] += Double(DispatchTime.now().uptimeNanoseconds - start) / 1e6
+            }
+            for (kind, time) in perRun { samples[kind, default: []].append(time) }
+        }
+        return samples.map { ($0.key, $0.value.sorted()[$0.value.count / 2]) }.sorted { $0.1 > $1.1 }
+    }
+}
+
+extension NetworkStep {
+    /// A short label of the kernel, for profiles.
+    var kindName: String {
+        switch self {
+        case let .convolution(kernel):
+            return kernel.kernelH == 1 && kernel.kernelW == 1 ? "convolution 1x1" : "convolution \(kernel.kernelH)x\(kernel.kernelW)"
+        case .depthwise: return "depthwise"
+        case .binary: return "add/prelu"
+        case .clamp: return "relu"
+        case .maxPool: return "max pool"
+        case .pad: return "pad"
+        case .copy: return "reshape"
+        case .concatenation: return "concatenation"
+        case .resize: return "resize bilinear"
+        }
+    }
+}

@@ -1,0 +1,113 @@
+/// One prepared operation of a `NeuralNetwork`: a kernel with its pointers bound.
+enum NetworkStep {
+    case convolution(ConvolutionKernel)
+    case depthwise(DepthwiseConvolutionKernel)
+    case binary(BinaryKernel)
+    case clamp(ClampKernel)
+    case maxPool(MaxPoolKernel)
+    case pad(PadKernel)
+    case copy(CopyKernel)
+    case concatenation(ConcatenationKernel)
+    case resize(ResizeBilinearKernel)
+
+    @inline(__always)
+    func run() {
+        switch self {
+        case let .convolution(kernel): kernel.run()
+        case let .depthwise(kernel): kernel.run()
+        case let .binary(kernel): kernel.run()
+        case let .clamp(kernel): kernel.run()
+        case let .maxPool(kernel): kernel.run()
+        case let .pad(kernel): kernel.run()
+        case let .copy(kernel): kernel.run()
+        case let .concatenation(kernel): kernel.run()
+        case let .resize(kernel): kernel.run()
+        }
+    }
+
+    /// Binds the kernel for `operation`; shapes were already checked by `ShapeInference`.
+    static func make(_ operation: OperationDescription, shapes: [[Int]?], pointers: [UnsafeMutablePointer<Float>?],
+                     tensors: [TensorDescription], storage: FloatStorage) throws -> NetworkStep {
+        func shape(_ index: Int) -> [Int] { index >= 0 ? shapes[index] ?? [] : [] }
+        func pointer(_ index: Int) throws -> UnsafeMutablePointer<Float> {
+            guard index >= 0, let pointer = pointers[index] else { throw GraphIssue("tensor \(index) has no memory") }
+            return pointer
+        }
+        func constant(_ position: Int, _ what: String) throws -> [Float] {
+            let index = operation.inputs[position]
+            guard let values = tensors[index].constant else {
+                throw GraphIssue("the \(what) '\(tensors[index].name)' must be a constant")
+            }
+            return values
+        }
+        func optionalBias() throws -> [Float]? {
+            operation.inputs.count > 2 && operation.inputs[2] >= 0 ? try constant(2, "bias") : nil
+        }
+        let inputs = operation.inputs
+        let outputIndex = operation.outputs[0]
+        let output = try pointer(outputIndex)
+        let outputShape = shape(outputIndex)
+        let outputCount = outputShape.reduce(1, *)
+        switch operation.kind {
+        case let .conv2D(parameters):
+            return .convolution(ConvolutionKernel(
+                input: try pointer(inputs[0]), output: output, inputShape: shape(inputs[0]), outputShape: outputShape,
+                filter: try constant(1, "filter"), filterShape: shape(inputs[1]), biasValues: try optionalBias(),
+                parameters: parameters, storage: storage))
+        case let .depthwiseConv2D(parameters, multiplier):
+            return .depthwise(DepthwiseConvolutionKernel(
+                input: try pointer(inputs[0]), output: output, inputShape: shape(inputs[0]), outputShape: outputShape,
+                filter: try constant(1, "filter"), filterShape: shape(inputs[1]), biasValues: try optionalBias(),
+                multiplier: multiplier, parameters: parameters, storage: storage))
+        case .add, .prelu:
+            let period = ShapeInference.broadcastPeriod(of: shape(inputs[1]), over: shape(inputs[0])) ?? outputCount
+            var clamp = ClampRange(.none)
+            var kind = BinaryKernel.Operation.prelu
+            if case let .add(activation) = operation.kind { clamp = ClampRange(activation); kind = .add }
+            var second = UnsafePointer(try pointer(inputs[1]))
+            if period == 1, shape(inputs[1]).reduce(1, *) == 1 {
+                // A scalar operand: widen it once so the kernel keeps its vector loop.
+                // (Constants are copied at load, so their value is known here.)
+                guard let value = tensors[inputs[1]].constant?.first else {
+                    throw GraphIssue("a scalar second operand must be a constant")
+                }
+                let widened = storage.allocate(64)
+                widened.update(repeating: value, count: 64)
+                second = UnsafePointer(widened)
+                return .binary(BinaryKernel(operation: kind, a: try pointer(inputs[0]), b: second, output: output,
+                                            count: outputCount, period: 64, clamp: clamp))
+            }
+            return .binary(BinaryKernel(operation: kind, a: try pointer(inputs[0]), b: second, output: output,
+                                        count: outputCount, period: period, clamp: clamp))
+        case let .activation(activation):
+            return .clamp(ClampKernel(input: try pointer(inputs[0]), output: output, count: outputCount,
+                                      clamp: ClampRange(activation)))
+        case let .maxPool2D(parameters):
+            let data = shape(inputs[0])
+            return .maxPool(MaxPoolKernel(input: try pointer(inputs[0]), output: output, batch: data[0], inH: data[1],
+                                          inW: data[2], channels: data[3], outH: outputShape[1], outW: outputShape[2],
+                                          parameters: parameters, clamp: ClampRange(parameters.activation)))
+        case let .pad(amounts):
+            let data = shape(inputs[0])
+            let missing = 4 - data.count
+            return .pad(PadKernel(input: try pointer(inputs[0]), output: output,
+                                  inShape: Array(repeating: 1, count: missing) + data,
+                                  outShape: Array(repeating: 1, count: missing) + outputShape,
+                                  before: Array(repeating: 0, count: missing) + amounts.map(\.before),
+                                  outputCount: outputCount))
+        case .reshape:
+            return .copy(CopyKernel(input: try pointer(inputs[0]), output: output, count: outputCount))
+        case let .concatenation(axis, activation):
+            let resolved = axis < 0 ? axis + outputShape.count : axis
+            let outer = outputShape.prefix(resolved).reduce(1, *)
+            return .concatenation(ConcatenationKernel(
+                inputs: try inputs.map { UnsafePointer(try pointer($0)) },
+                blockSizes: inputs.map { shape($0).suffix(from: resolved).reduce(1, *) },
+                output: output, outerCount: outer, clamp: ClampRange(activation)))
+        case let .resizeBilinear(height, width, alignCorners, halfPixelCenters):
+            return .resize(ResizeBilinearKernel(input: try pointer(inputs[0]), output: output,
+                                                inputShape: shape(inputs[0]), outH: height, outW: width,
+                                                alignCorners: alignCorners, halfPixelCenters: halfPixelCenters))
+        }
+    }
+}

@@ -1,0 +1,155 @@
+/// A loaded network ready to run: shapes inferred, one memory arena planned for all
+/// intermediate tensors, weights packed for the kernels. `run()` allocates nothing.
+///
+/// Fill `input(0)` (NHWC float32), call `run()`, read `output(i)`. An instance is not
+/// thread-safe; make one per thread (they are cheap next to the weights they pack).
+public final class NeuralNetwork {
+    /// The graph's name (the model file name for loaded models).
+    public let name: String
+    /// Shape of each input, in `GraphDescription.inputs` order.
+    public let inputShapes: [[Int]]
+    /// Shape of each output, in `GraphDescription.outputs` order.
+    public let outputShapes: [[Int]]
+    /// Tensor names of the inputs.
+    public let inputNames: [String]
+    /// Tensor names of the outputs.
+    public let outputNames: [String]
+    /// Floats in the activation arena (what the memory planner achieved).
+    public let arenaFloatCount: Int
+    /// Floats all activation tensors would need without reuse, for comparison.
+    public let unplannedFloatCount: Int
+
+    private let storage: FloatStorage
+    private let steps: [NetworkStep]
+    private let inputPointers: [UnsafeMutablePointer<Float>]
+    private let outputPointers: [UnsafeMutablePointer<Float>]
+
+    /// Checks `graph`, infers every shape, plans the arena and prepares the kernels.
+    public init(graph original: GraphDescription) throws {
+        let graph = GraphOptimizer.fuseActivations(original)
+        name = graph.name
+        let tensors = graph.tensors
+        func fail(_ reason: String) -> NeuralRuntimeError { .invalidGraph(model: graph.name, reason: reason) }
+        func tensorName(_ index: Int) -> String { "'\(tensors[index].name)' (#\(index))" }
+
+        for index in graph.inputs + graph.outputs where !tensors.indices.contains(index) {
+            throw fail("graph input/output \(index) is not a tensor")
+        }
+        guard !graph.inputs.isEmpty, !graph.outputs.isEmpty else { throw fail("graph has no inputs or outputs") }
+
+        // Shapes: constants and inputs are declared; everything else is inferred op by op.
+        var shapes = [[Int]?](repeating: nil, count: tensors.count)
+        for (index, tensor) in tensors.enumerated() {
+            guard let constant = tensor.constant else { continue }
+            guard ShapeArithmetic.elementCount(tensor.shape) == constant.count else {
+                throw fail("constant \(tensorName(index)) has \(constant.count) values for shape \(tensor.shape)")
+            }
+            shapes[index] = tensor.shape
+        }
+        for index in graph.inputs {
+            let shape = tensors[index].shape
+            guard tensors[index].constant == nil, !shape.isEmpty, shape.allSatisfy({ $0 > 0 }),
+                  ShapeArithmetic.elementCount(shape).map({ $0 < 1 << 28 }) == true
+            else { throw fail("input \(tensorName(index)) has unusable shape \(shape)") }
+            shapes[index] = shape
+        }
+        var producer = [Int](repeating: -1, count: tensors.count)
+        var lastUse = [Int](repeating: -1, count: tensors.count)
+        for (step, operation) in graph.operations.enumerated() {
+            guard operation.outputs.count == 1, tensors.indices.contains(operation.outputs[0]) else {
+                throw fail("operation \(step) must have exactly one output tensor")
+            }
+            var inputShapes: [[Int]?] = []
+            for (position, index) in operation.inputs.enumerated() {
+                if index == -1, position == 2 { inputShapes.append(nil); continue }
+                guard tensors.indices.contains(index) else { throw fail("operation \(step) reads tensor \(index)") }
+                guard let shape = shapes[index] else {
+                    throw fail("operation \(step) reads \(tensorName(index)) before it is written")
+                }
+                inputShapes.append(shape)
+                lastUse[index] = step
+            }
+            let output = operation.outputs[0]
+            guard shapes[output] == nil else { throw fail("\(tensorName(output)) is written twice") }
+            let shape: [Int]
+            do {
+                shape = try ShapeInference.outputShape(operation.kind, inputs: inputShapes)
+            } catch let issue as GraphIssue {
+                throw fail("operation \(step) -> \(tensorName(output)): \(issue.reason)")
+            }
+            guard shape.allSatisfy({ $0 > 0 }), ShapeArithmetic.elementCount(shape).map({ $0 < 1 << 28 }) == true else {
+                throw fail("operation \(step) gives unusable shape \(shape)")
+            }
+            let declared = tensors[output].shape
+            if !declared.isEmpty, declared != shape {
+                throw fail("\(tensorName(output)) is declared \(declared) but computes to \(shape)")
+            }
+            shapes[output] = shape
+            producer[output] = step
+        }
+        for index in graph.outputs {
+            guard shapes[index] != nil, tensors[index].constant == nil else {
+                throw fail("output \(tensorName(index)) is never computed")
+            }
+            lastUse[index] = graph.operations.count
+        }
+
+        // Memory plan over the activation tensors (everything that is not a constant).
+        var planned: [Int] = []
+        var requests: [ArenaPlanner.Request] = []
+        for index in tensors.indices where tensors[index].constant == nil {
+            guard let shape = shapes[index] else { continue }
+            let first = graph.inputs.contains(index) ? 0 : producer[index]
+            requests.append(.init(size: shape.reduce(1, *), first: first, last: max(first, lastUse[index])))
+            planned.append(index)
+        }
+        let plan = ArenaPlanner.plan(requests)
+        let storage = FloatStorage()
+        let arena = storage.allocate(plan.size)
+        var pointers = [UnsafeMutablePointer<Float>?](repeating: nil, count: tensors.count)
+        for (slot, index) in planned.enumerated() { pointers[index] = arena + plan.offsets[slot] }
+        for (index, tensor) in tensors.enumerated() {
+            if let constant = tensor.constant, lastUse[index] >= 0 { pointers[index] = storage.copy(constant) }
+        }
+
+        var steps: [NetworkStep] = []
+        for (step, operation) in graph.operations.enumerated() {
+            do {
+                steps.append(try NetworkStep.make(operation, shapes: shapes, pointers: pointers, tensors: tensors,
+                                                  storage: storage))
+            } catch let issue as GraphIssue {
+                throw NeuralRuntimeError.unsupported(model: graph.name, reason: "operation \(step): \(issue.reason)")
+            }
+        }
+        self.storage = storage
+        self.steps = steps
+        arenaFloatCount = plan.size
+        unplannedFloatCount = requests.reduce(0) { $0 + $1.size }
+        inputShapes = graph.inputs.map { shapes[$0] ?? [] }
+        outputShapes = graph.outputs.map { shapes[$0] ?? [] }
+        inputNames = graph.inputs.map { tensors[$0].name }
+        outputNames = graph.outputs.map { tensors[$0].name }
+        inputPointers = graph.inputs.map { pointers[$0] ?? arena }
+        outputPointers = graph.outputs.map { pointers[$0] ?? arena }
+    }
+
+    /// The memory of input `index`, to be filled before `run()`. Valid while the network lives.
+    public func input(_ index: Int = 0) -> UnsafeMutableBufferPointer<Float> {
+        UnsafeMutableBufferPointer(start: inputPointers[index], count: inputShapes[index].reduce(1, *))
+    }
+
+    /// The memory of output `index`, valid after `run()` until the next `run()`.
+    public func output(_ index: Int = 0) -> UnsafeBufferPointer<Float> {
+        UnsafeBufferPointer(start: outputPointers[index], count: outputShapes[index].reduce(1, *))
+    }
+
+    /// The prepared steps, for `profileKernels`.
+    var stepsForProfiling: [NetworkStep] { steps }
+
+    /// Runs every operation once on the current inputs.
+    public func run() {
+        withExtendedLifetime(storage) {
+            for step in steps { step.run() }
+        }
+    }
+}

@@ -1,0 +1,29 @@
+/// Why a model cannot be loaded or built. Each description is one line naming the model.
+public enum NeuralRuntimeError: Error, CustomStringConvertible, Sendable {
+    /// The file cannot be read at all.
+    case unreadable(path: String, reason: String)
+    /// The bytes are not a valid model of the expected format.
+    case malformed(model: String, reason: String)
+    /// The model uses an operator this runtime does not implement (`format` is e.g. "TFLite").
+    case unsupportedOperator(model: String, format: String, name: String)
+    /// The model is well-formed but uses a feature (type, option, shape) this runtime lacks.
+    case unsupported(model: String, reason: String)
+    /// Tensor shapes do not fit an operation.
+    case invalidGraph(model: String, reason: String)
+
+    /// One line for the user.
+    public var description: String {
+        switch self {
+        case let .unreadable(path, reason):
+            return "cannot read model file \(path): \(reason)"
+        case let .malformed(model, reason):
+            return "model \(model) is not a valid model file: \(reason)"
+        case let .unsupportedOperator(model, format, name):
+            return "unsupported \(format) operator \(name) in model \(model)"
+        case let .unsupported(model, reason):
+            return "model \(model) uses an unsupported feature: \(reason)"
+        case let .invalidGraph(model, reason):
+            return "model \(model) has an invalid graph: \(reason)"
+        }
+    }
+}

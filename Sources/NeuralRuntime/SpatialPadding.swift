@@ -1,0 +1,37 @@
+/// Explicit zero padding around the spatial axes of an NHWC tensor.
+public struct SpatialPadding: Sendable, Equatable {
+    /// Rows added above.
+    public var top: Int
+    /// Columns added on the left.
+    public var left: Int
+    /// Rows added below.
+    public var bottom: Int
+    /// Columns added on the right.
+    public var right: Int
+
+    /// Creates a padding.
+    public init(top: Int, left: Int, bottom: Int, right: Int) {
+        self.top = top
+        self.left = left
+        self.bottom = bottom
+        self.right = right
+    }
+
+    /// No padding.
+    public static let zero = SpatialPadding(top: 0, left: 0, bottom: 0, right: 0)
+
+    /// TFLite/TensorFlow "SAME" padding for one input size, kernel size, stride and dilation;
+    /// "VALID" is `.zero`.
+    public static func same(inputHeight: Int, inputWidth: Int, kernelHeight: Int, kernelWidth: Int,
+                            strideH: Int, strideW: Int, dilationH: Int = 1, dilationW: Int = 1) -> SpatialPadding {
+        func axis(_ size: Int, _ kernel: Int, _ stride: Int, _ dilation: Int) -> (Int, Int) {
+            let outSize = (size + stride - 1) / stride
+            let effective = (kernel - 1) * dilation + 1
+            let total = max(0, (outSize - 1) * stride + effective - size)
+            return (total / 2, total - total / 2)
+        }
+        let (top, bottom) = axis(inputHeight, kernelHeight, max(1, strideH), max(1, dilationH))
+        let (left, right) = axis(inputWidth, kernelWidth, max(1, strideW), max(1, dilationW))
+        return SpatialPadding(top: top, left: left, bottom: bottom, right: right)
+    }
+}

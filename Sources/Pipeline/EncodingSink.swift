@@ -1,0 +1,113 @@
+import CFFmpeg
+import FaceCore
+import Foundation
+import MediaIO
+
+/// The last stage: encodes frames in order, copies audio packets, and writes the container.
+/// Everything but `outputFrame()` runs on `queue`.
+final class EncodingSink: @unchecked Sendable {
+    /// The serial queue of the encoder and muxer.
+    let queue = DispatchQueue(label: "facetrack.encode")
+    private let muxer: Muxer
+    private let encoder: VideoEncoder
+    private let videoStream: Int
+    private let sourceTimeBase: AVRational
+    /// Input audio stream index → (output stream index, input time base).
+    private let audio: [Int: (stream: Int, timeBase: AVRational)]
+    private let width: Int
+    private let height: Int
+    private var lastPTS = Int64.min
+    private var lastAudioDTS: [Int: Int64] = [:]
+    /// Audio packets skipped because they were damaged (read after `finish()`).
+    private(set) var damagedAudioPackets = 0
+    private let poolLock = NSLock()
+    private var framePool: [Frame] = []
+
+    init(path: String, demuxer: Demuxer, decoder: VideoDecoder, options: ProcessingOptions) throws {
+        let output = try AtomicOutput(path: path, inputs: [options.input])
+        muxer = try Muxer(output: output)
+        let parameters = demuxer.videoStream.pointee.codecpar.pointee
+        width = Int(parameters.width)
+        height = Int(parameters.height)
+        sourceTimeBase = demuxer.videoTimeBase
+        do {
+            encoder = try VideoEncoder(settings: options.encoder, width: width, height: height, timeBase: sourceTimeBase,
+                                       frameRate: demuxer.frameRate, colorsFrom: decoder.context,
+                                       globalHeader: muxer.wantsGlobalHeader)
+            videoStream = try muxer.addVideoStream(encoder: encoder, displayMatrix: demuxer.streamDisplayMatrix)
+        } catch let error as FFmpegError {
+            throw MediaError.failed(path, error)
+        }
+        var audio: [Int: (Int, AVRational)] = [:]
+        for index in demuxer.audioStreamIndexes {
+            audio[index] = (try muxer.addCopiedStream(from: demuxer.stream(index)), demuxer.stream(index).pointee.time_base)
+        }
+        self.audio = audio
+        try muxer.start()
+    }
+
+    /// True when a decoded frame can go to the encoder as it is (same size and pixel format).
+    func acceptsDirectly(_ frame: Frame) -> Bool {
+        frame.width == width && frame.height == height && frame.pixelFormat == encoder.pixelFormat
+    }
+
+    /// A writable frame in the encoder's size and format, reused when possible. Thread-safe.
+    func outputFrame() throws -> Frame {
+        poolLock.lock()
+        let reused = framePool.popLast()
+        poolLock.unlock()
+        if let frame = reused {
+            try frame.makeWritable()
+            return frame
+        }
+        let frame = try Frame(width: width, height: height, format: encoder.pixelFormat)
+        frame.pointer.pointee.colorspace = encoder.context.pointee.colorspace
+        frame.pointer.pointee.color_range = encoder.context.pointee.color_range
+        return frame
+    }
+
+    /// Encodes the job's picture with its source timestamp, kept strictly increasing.
+    func encode(_ job: FrameJob) throws {
+        let frame = job.output ?? job.frame
+        var pts = job.pts
+        if av_cmp_q(encoder.timeBase, sourceTimeBase) != 0 { pts = av_rescale_q(pts, sourceTimeBase, encoder.timeBase) }
+        if pts <= lastPTS { pts = lastPTS + 1 }
+        lastPTS = pts
+        frame.pointer.pointee.pts = pts
+        // A decoded key frame would force one in the output; let the encoder place its own.
+        frame.pointer.pointee.pict_type = AV_PICTURE_TYPE_NONE
+        try encoder.encode(frame) { packet in try muxer.write(packet, timeBase: encoder.timeBase, streamIndex: videoStream) }
+        if let output = job.output {
+            poolLock.lock()
+            framePool.append(output)
+            poolLock.unlock()
+        }
+    }
+
+    /// Writes an audio packet unchanged (timestamps rescaled to the output stream). A damaged
+    /// packet, or one whose timestamp goes backwards, is skipped and counted, as the decoder does
+    /// for video.
+    func writeCopied(_ packet: Packet) throws {
+        guard let target = audio[packet.streamIndex] else { return }
+        let dts = packet.pointer.pointee.dts
+        if dts != ft_nopts_value() {
+            if let last = lastAudioDTS[packet.streamIndex], dts <= last {
+                damagedAudioPackets += 1
+                return
+            }
+            lastAudioDTS[packet.streamIndex] = dts
+        }
+        do {
+            try muxer.write(packet, timeBase: target.timeBase, streamIndex: target.stream)
+        } catch MediaError.failed where !muxer.outputFailed {
+            // The container's own checks (an ADTS header, say) rejected the packet; the file is fine.
+            damagedAudioPackets += 1
+        }
+    }
+
+    /// Flushes the encoder and closes the container under its final name.
+    func finish() throws {
+        try encoder.encode(nil) { packet in try muxer.write(packet, timeBase: encoder.timeBase, streamIndex: videoStream) }
+        try muxer.finish()
+    }
+}

@@ -1,0 +1,70 @@
+import CFFmpeg
+import FaceCore
+import MediaIO
+
+/// One frame on its way through the stages, with everything the stages add to it.
+/// Each stage owns the job while it works on it, so no field is touched by two threads at once.
+final class FrameJob: @unchecked Sendable {
+    /// Decoded frame number, from 0.
+    let index: Int
+    /// The decoded picture.
+    let frame: Frame
+    /// Presentation timestamp in the video stream's time base.
+    let pts: Int64
+    /// Presentation time in seconds.
+    let time: Double
+    /// How the stored picture must be turned to be upright.
+    let orientation: ImageOrientation
+    /// The picture in BGRA as stored; the same object as `upright` when no turn is needed.
+    private var stored: BGRAImage?
+    /// The picture in BGRA, upright: what detectors see and overlays draw on.
+    private var upright: BGRAImage?
+    /// The detector's faces; `nil` when the detector did not run on this frame.
+    var detections: [FaceObservation]?
+    /// The faces reported for this frame after tracking.
+    var faces: [TrackedFace] = []
+    /// The picture to encode when overlays were drawn; `nil` means encode `frame` as decoded.
+    var output: Frame?
+
+    init(index: Int, frame: Frame, pts: Int64, time: Double, orientation: ImageOrientation) {
+        self.index = index
+        self.frame = frame
+        self.pts = pts
+        self.time = time
+        self.orientation = orientation
+    }
+
+    /// The upright BGRA picture, converted on first use.
+    func uprightImage(converter: PixelConverter, pool: ImagePool) throws -> BGRAImage {
+        if let upright { return upright }
+        let image = pool.acquire(width: frame.width, height: frame.height)
+        stored = image
+        try converter.convertToBGRA(frame, into: image)
+        guard orientation != .up else {
+            upright = image
+            return image
+        }
+        let size = orientation.uprightSize(width: image.width, height: image.height)
+        let turned = pool.acquire(width: size.width, height: size.height)
+        BGRAImage.makeUpright(image, orientation: orientation, into: turned)
+        upright = turned
+        return turned
+    }
+
+    /// The upright picture (after drawing) turned back to the stored orientation, for the encoder.
+    /// Call after `uprightImage`.
+    func storedImage() -> BGRAImage? {
+        guard let upright, let stored else { return nil }
+        if orientation != .up { BGRAImage.restoreStored(upright, orientation: orientation, into: stored) }
+        return stored
+    }
+
+    /// Returns the pictures to the pool once the frame is done.
+    func recycle(into pool: ImagePool) {
+        if let stored { pool.release(stored) }
+        if let upright, upright !== stored { pool.release(upright) }
+        stored = nil
+        upright = nil
+        output = nil
+    }
+}

@@ -1,0 +1,108 @@
+import FaceCore
+import Foundation
+
+/// Writes face tracks as CSV (RFC 4180, header row, one row per face per frame).
+///
+/// Columns: `frame,time,track_id,x,y,width,height,confidence,left_eye_x,left_eye_y,right_eye_x,
+/// right_eye_y,mouth_x,mouth_y,has_smile,left_eye_closed,right_eye_closed,roll,yaw,source`, with a
+/// leading `image` column for still images. Coordinates are pixels in the upright frame (2 decimals),
+/// `time` is seconds (6 decimals), booleans are 1/0, and a value that is not available is empty.
+/// The file is written under a temporary name and renamed by `finish()`.
+public final class TrackCSVWriter: @unchecked Sendable {
+    /// The columns after the optional `image` column, in order.
+    public static let columns = ["frame", "time", "track_id", "x", "y", "width", "height", "confidence",
+                                 "left_eye_x", "left_eye_y", "right_eye_x", "right_eye_y", "mouth_x", "mouth_y",
+                                 "has_smile", "left_eye_closed", "right_eye_closed", "roll", "yaw", "source"]
+
+    private let output: AtomicOutput?
+    private let handle: FileHandle
+    private let includesImage: Bool
+    private var buffer = ""
+    private var finished = false
+
+    /// Opens `path` (or standard output when `path` is "-") and writes the header.
+    public init(path: String, inputs: [String] = [], includesImage: Bool = false) throws {
+        self.includesImage = includesImage
+        if path == "-" {
+            output = nil
+            handle = FileHandle.standardOutput
+        } else {
+            let output = try AtomicOutput(path: path, inputs: inputs)
+            guard FileManager.default.createFile(atPath: output.temporaryPath, contents: nil),
+                  let handle = FileHandle(forWritingAtPath: output.temporaryPath) else {
+                throw AtomicOutputError.unwritable(path, reason: "cannot create the file")
+            }
+            self.output = output
+            self.handle = handle
+        }
+        buffer.reserveCapacity(1 << 16)
+        buffer += ((includesImage ? ["image"] : []) + Self.columns).joined(separator: ",") + "\n"
+    }
+
+    deinit {
+        if !finished, let output {
+            try? handle.close()
+            output.discard()
+        }
+    }
+
+    /// Appends the rows of one frame (or one image, whose path fills the `image` column).
+    public func write(frame: Int, time: Double, faces: [TrackedFace], image: String? = nil) throws {
+        for face in faces {
+            if includesImage { buffer += Self.quoted(image ?? "") + "," }
+            let o = face.observation
+            buffer += "\(frame),\(Self.fixed(time, 6)),\(face.trackID.map(String.init) ?? ""),"
+            buffer += "\(Self.fixed(o.bounds.x, 2)),\(Self.fixed(o.bounds.y, 2)),"
+            buffer += "\(Self.fixed(o.bounds.width, 2)),\(Self.fixed(o.bounds.height, 2)),\(Self.fixed(o.confidence, 4)),"
+            buffer += Self.point(o.leftEye) + "," + Self.point(o.rightEye) + "," + Self.point(o.mouth) + ","
+            buffer += Self.flag(o.hasSmile) + "," + Self.flag(o.leftEyeClosed) + "," + Self.flag(o.rightEyeClosed) + ","
+            buffer += (o.roll.map { Self.fixed($0, 2) } ?? "") + "," + (o.yaw.map { Self.fixed($0, 2) } ?? "")
+            buffer += "," + face.source.rawValue + "\n"
+        }
+        if buffer.utf8.count >= 1 << 16 { try flush() }
+    }
+
+    /// Writes what is buffered, closes the file and renames it into place.
+    public func finish() throws {
+        guard !finished else { return }
+        try flush()
+        if let output {
+            try handle.close()
+            try output.commit()
+        }
+        finished = true
+    }
+
+    private func flush() throws {
+        guard !buffer.isEmpty else { return }
+        do {
+            try handle.write(contentsOf: Data(buffer.utf8))
+        } catch {
+            throw AtomicOutputError.unwritable(output?.finalPath ?? "standard output", reason: "\(error.localizedDescription)")
+        }
+        buffer.removeAll(keepingCapacity: true)
+    }
+
+    /// A number with a fixed count of decimals, without a negative zero.
+    static func fixed(_ value: Double, _ decimals: Int) -> String {
+        guard value.isFinite else { return "" }
+        let text = String(format: "%.\(decimals)f", value)
+        return text.hasPrefix("-") && Double(text) == 0 ? String(text.dropFirst()) : text
+    }
+
+    private static func point(_ p: Point?) -> String {
+        guard let p else { return "," }
+        return fixed(p.x, 2) + "," + fixed(p.y, 2)
+    }
+
+    private static func flag(_ value: Bool?) -> String {
+        guard let value else { return "" }
+        return value ? "1" : "0"
+    }
+
+    /// A field quoted as RFC 4180 asks when it holds a comma, a quote or a line break.
+    static func quoted(_ field: String) -> String {
+        guard field.contains(where: { $0 == "," || $0 == "\"" || $0 == "\n" || $0 == "\r" }) else { return field }
+        return "\"" + field.replacingOccurrences(of: "\"", with: "\"\"") + "\""
+    }
+}

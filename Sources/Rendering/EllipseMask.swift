@@ -1,0 +1,36 @@
+import FaceCore
+
+/// The elliptical region hidden by anonymisation: the face box scaled about its centre. A pixel
+/// belongs to the mask when its centre lies inside the ellipse.
+struct EllipseMask {
+    let centerX: Double
+    let centerY: Double
+    let radiusX: Double
+    let radiusY: Double
+    /// Every pixel the ellipse can touch (not clipped to the frame).
+    let bounds: PixelRect
+
+    /// The ellipse for a face box, or `nil` when the box or scale is not finite and positive.
+    init?(face: Rect, scale: Double) {
+        guard face.isValid, scale.isFinite, scale > 0 else { return nil }
+        let c = face.center
+        let rx = face.width * scale / 2, ry = face.height * scale / 2
+        guard rx.isFinite, ry.isFinite else { return nil }
+        centerX = c.x
+        centerY = c.y
+        radiusX = rx
+        radiusY = ry
+        bounds = PixelRect(x0: PixelRect.index((c.x - rx).rounded(.down)), y0: PixelRect.index((c.y - ry).rounded(.down)),
+                           x1: PixelRect.index((c.x + rx).rounded(.up)), y1: PixelRect.index((c.y + ry).rounded(.up)))
+    }
+
+    /// The columns `[lo, hi)` of row `y` inside the ellipse, limited to `limit`; `nil` when none.
+    func span(row y: Int, within limit: PixelRect) -> (lo: Int, hi: Int)? {
+        let dy = (Double(y) + 0.5 - centerY) / radiusY
+        guard dy * dy <= 1 else { return nil }
+        let half = radiusX * (1 - dy * dy).squareRoot()
+        let lo = max(limit.x0, PixelRect.index((centerX - half - 0.5).rounded(.up)))
+        let hi = min(limit.x1, PixelRect.index((centerX + half - 0.5).rounded(.down)) + 1)
+        return lo < hi ? (lo, hi) : nil
+    }
+}

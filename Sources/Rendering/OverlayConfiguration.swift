@@ -1,0 +1,43 @@
+/// Everything the overlay renderer draws, as chosen on the command line.
+public struct OverlayConfiguration: Sendable {
+    /// Overlays drawn on each face (`--overlay`, default `boxes,eyes`).
+    public var kinds: Set<OverlayKind>
+    /// Box colour for every face (`--box-color`); `nil` means red, green when smiling.
+    public var boxColor: RenderColor?
+    /// Drawn centred on each eye instead of the magenta square when set (`--eye-sprite`).
+    public var eyeSprite: Sprite?
+    /// How faces are hidden (`--anonymize`); `nil` leaves them visible.
+    public var anonymize: AnonymizeMode?
+    /// Size of the anonymisation ellipse relative to the face box, applied to its width and height
+    /// about its centre (`--mask-scale`, default 1.3). A scale that is not finite and positive is
+    /// replaced by the default when drawing, so a bad value never leaves a face visible.
+    public var maskScale: Double
+    /// Colour of the `fill` anonymisation.
+    public var fillColor: RenderColor
+
+    /// The default `maskScale`.
+    public static let defaultMaskScale = 1.3
+
+    /// The mask scales `parseMaskScale` accepts.
+    public static let maskScaleRange: ClosedRange<Double> = 0.1...10
+
+    /// Creates a configuration; the defaults draw boxes and eye squares and hide nothing.
+    public init(kinds: Set<OverlayKind> = OverlayKind.defaultSet, boxColor: RenderColor? = nil,
+                eyeSprite: Sprite? = nil, anonymize: AnonymizeMode? = nil, maskScale: Double = defaultMaskScale,
+                fillColor: RenderColor = .black) {
+        self.kinds = kinds
+        self.boxColor = boxColor
+        self.eyeSprite = eyeSprite
+        self.anonymize = anonymize
+        self.maskScale = maskScale
+        self.fillColor = fillColor
+    }
+
+    /// Reads a `--mask-scale` value: a number in `maskScaleRange`.
+    public static func parseMaskScale(_ text: String) throws(RenderingError) -> Double {
+        guard let value = Double(Substring(text).trimmingSpaces()), maskScaleRange.contains(value) else {
+            throw .badMaskScale(text)
+        }
+        return value
+    }
+}

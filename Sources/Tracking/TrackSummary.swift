@@ -1,0 +1,52 @@
+/// What one confirmed track covered, for `--tracks-summary`.
+public struct TrackSummary: Sendable, Equatable, Codable {
+    /// The track's ID.
+    public var id: Int
+    /// The first frame the track reported (frame numbers as passed to `Tracker.update`), tentative frames included.
+    public var firstFrame: Int
+    /// The last frame the track reported.
+    public var lastFrame: Int
+    /// Presentation time of the first frame, in seconds.
+    public var firstTime: Double
+    /// Presentation time of the last frame, in seconds.
+    public var lastTime: Double
+    /// Frames reported (detected plus predicted).
+    public var frameCount: Int
+    /// Frames on which the detector found the face.
+    public var detectedFrameCount: Int
+    /// Mean detector confidence over the detected frames.
+    public var meanConfidence: Double
+
+    /// Creates a summary.
+    public init(id: Int, firstFrame: Int, lastFrame: Int, firstTime: Double, lastTime: Double, frameCount: Int,
+                detectedFrameCount: Int, meanConfidence: Double) {
+        self.id = id
+        self.firstFrame = firstFrame
+        self.lastFrame = lastFrame
+        self.firstTime = firstTime
+        self.lastTime = lastTime
+        self.frameCount = frameCount
+        self.detectedFrameCount = detectedFrameCount
+        self.meanConfidence = meanConfidence
+    }
+}
+
+/// The tracker's totals plus one summary per confirmed track, as written by `TrackSummaryWriter`.
+public struct TrackingSummary: Sendable, Equatable, Codable {
+    /// How many tracks were confirmed.
+    public var confirmedTrackCount: Int
+    /// The most frames one confirmed track covered.
+    public var longestTrackFrameCount: Int
+    /// Detections dropped as unusable (non-finite or empty boxes, non-finite confidence).
+    public var droppedDetectionCount: Int
+    /// The confirmed tracks, by ID.
+    public var tracks: [TrackSummary]
+
+    /// Creates a summary.
+    public init(confirmedTrackCount: Int, longestTrackFrameCount: Int, droppedDetectionCount: Int, tracks: [TrackSummary]) {
+        self.confirmedTrackCount = confirmedTrackCount
+        self.longestTrackFrameCount = longestTrackFrameCount
+        self.droppedDetectionCount = droppedDetectionCount
+        self.tracks = tracks
+    }
+}

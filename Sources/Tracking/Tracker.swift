@@ -1,0 +1,210 @@
+import FaceCore
+
+/// Multi-face tracking by detection: SORT's Kalman filter per face, optimal IoU assignment,
+/// ByteTrack's second pass for low-score detections and OC-SORT's re-update after a gap, with
+/// One Euro smoothing of the boxes and landmarks used for drawing.
+///
+/// Each call to `update` is one frame:
+/// - Every track predicts its box. On frames without detection (`detections == nil`), confirmed
+///   tracks missed by at most `reportMissedFrames` detector runs are reported as `.predicted`.
+/// - Otherwise detections at or above `highThreshold` are matched to all tracks (pass 1), then the
+///   confirmed tracks left over are matched to detections in [`lowThreshold`, `highThreshold`)
+///   (pass 2). Matched tracks report the detection; unmatched confirmed tracks are reported as
+///   `.predicted` while missed by at most `reportMissedFrames` runs in a row and dropped once unseen
+///   for more than `maxAge` frames; an unmatched tentative track is dropped at once. Unmatched
+///   high-score detections start tentative tracks, reported with `trackID == nil`.
+/// - A track gets its ID after `minHits` detector runs in a row; IDs count 1, 2, 3… in order of
+///   confirmation and are never reused.
+///
+/// Detections with a non-finite or empty box, coordinates beyond ±1,000,000 pixels or a
+/// non-finite confidence are dropped and counted in `droppedDetectionCount`; landmarks that are
+/// not finite are removed. Frames are counted per call, whatever the frame numbers say.
+public final class Tracker: FaceTracker {
+    /// The options in use (sanitised: out-of-range values pulled into range).
+    public let configuration: TrackerConfiguration
+
+    /// Detections dropped as unusable so far.
+    public private(set) var droppedDetectionCount = 0
+    /// How many tracks have been confirmed so far.
+    public private(set) var confirmedTrackCount = 0
+    /// The most frames any confirmed track has covered so far.
+    public private(set) var longestTrackFrameCount = 0
+
+    private var tracks: [Track] = []
+    private var nextSerial = 1
+    private var finishedSummaries: [TrackSummary] = []
+    private let associator = IoUAssociator()
+    // Scratch memory reused every frame.
+    private var high: [FaceObservation] = []
+    private var low: [FaceObservation] = []
+    private var trackBoxes: [Rect] = []
+    private var detectionBoxes: [Rect] = []
+    private var candidates: [Int] = []
+    private var matches: [Match] = []
+    private var trackMatched: [Bool] = []
+    private var highMatched: [Bool] = []
+    private var lowMatched: [Bool] = []
+
+    /// Creates a tracker.
+    public init(configuration: TrackerConfiguration = TrackerConfiguration()) {
+        self.configuration = configuration.sanitized
+    }
+
+    /// Advances one frame; see the type's documentation. Rows come confirmed tracks first, by ID,
+    /// then tentative tracks in order of creation.
+    public func update(frame: Int, time: Double, detections: [FaceObservation]?) -> [TrackedFace] {
+        for track in tracks { track.predict() }
+        if let detections {
+            associate(detections)
+        } else {
+            for track in tracks where track.id != nil && track.missedRuns <= configuration.reportMissedFrames {
+                track.pending = (track.predictedObservation, .predicted)
+            }
+        }
+        var rows: [TrackedFace] = []
+        rows.reserveCapacity(tracks.count)
+        // Confirmed tracks were created in the order of their IDs, so creation order sorts them.
+        reportPending(confirmed: true, frame: frame, time: time, into: &rows)
+        reportPending(confirmed: false, frame: frame, time: time, into: &rows)
+        if detections != nil { removeLostTracks() }
+        return rows
+    }
+
+    /// Every confirmed track's summary so far (finished and running), by ID.
+    public var trackSummaries: [TrackSummary] {
+        var all = finishedSummaries
+        for track in tracks { if let summary = track.summary { all.append(summary) } }
+        all.sort { $0.id < $1.id }
+        return all
+    }
+
+    /// The totals and the per-track summaries so far.
+    public var summary: TrackingSummary {
+        TrackingSummary(confirmedTrackCount: confirmedTrackCount, longestTrackFrameCount: longestTrackFrameCount,
+                        droppedDetectionCount: droppedDetectionCount, tracks: trackSummaries)
+    }
+
+    // MARK: - Detection frames
+
+    private func associate(_ detections: [FaceObservation]) {
+        split(detections)
+        trackMatched.removeAll(keepingCapacity: true)
+        trackMatched.append(contentsOf: repeatElement(false, count: tracks.count))
+        highMatched.removeAll(keepingCapacity: true)
+        highMatched.append(contentsOf: repeatElement(false, count: high.count))
+
+        // Pass 1: high-score detections against every track.
+        candidates.removeAll(keepingCapacity: true)
+        candidates.append(contentsOf: tracks.indices)
+        match(high, threshold: configuration.iouThreshold, detectionMatched: &highMatched)
+
+        // Pass 2: low-score detections keep confirmed tracks going through a confidence dip.
+        if configuration.secondPass, !low.isEmpty {
+            candidates.removeAll(keepingCapacity: true)
+            for (i, track) in tracks.enumerated() where !trackMatched[i] && track.id != nil { candidates.append(i) }
+            lowMatched.removeAll(keepingCapacity: true)
+            lowMatched.append(contentsOf: repeatElement(false, count: low.count))
+            match(low, threshold: configuration.lowIoUThreshold, detectionMatched: &lowMatched)
+        }
+
+        // Confirmation and misses, in creation order so that IDs are deterministic.
+        for (i, track) in tracks.enumerated() {
+            if trackMatched[i] {
+                track.hitStreak += 1
+                if track.id == nil, track.hitStreak >= configuration.minHits { confirm(track) }
+            } else {
+                track.missedRuns += 1
+                track.hitStreak = 0
+                if track.id != nil, track.missedRuns <= configuration.reportMissedFrames {
+                    track.pending = (track.predictedObservation, .predicted)
+                }
+            }
+        }
+
+        for (d, observation) in high.enumerated() where !highMatched[d] {
+            let track = Track(serial: nextSerial, observation: observation, configuration: configuration)
+            nextSerial += 1
+            if configuration.minHits <= 1 { confirm(track) }
+            track.pending = (observation, .detected)
+            tracks.append(track)
+        }
+    }
+
+    /// Sorts usable detections into `high` and `low` and counts the unusable ones.
+    private func split(_ detections: [FaceObservation]) {
+        high.removeAll(keepingCapacity: true)
+        low.removeAll(keepingCapacity: true)
+        for detection in detections {
+            guard Self.isUsable(detection) else { droppedDetectionCount += 1; continue }
+            if detection.confidence >= configuration.highThreshold {
+                high.append(detection.withFiniteLandmarks)
+            } else if configuration.secondPass, detection.confidence >= configuration.lowThreshold {
+                low.append(detection.withFiniteLandmarks)
+            }
+        }
+    }
+
+    /// Matches the tracks listed in `candidates` to `detections` and applies the matches.
+    private func match(_ detections: [FaceObservation], threshold: Double, detectionMatched: inout [Bool]) {
+        guard !candidates.isEmpty, !detections.isEmpty else { return }
+        trackBoxes.removeAll(keepingCapacity: true)
+        for i in candidates { trackBoxes.append(tracks[i].predictedBox) }
+        detectionBoxes.removeAll(keepingCapacity: true)
+        for detection in detections { detectionBoxes.append(detection.bounds) }
+        matches.removeAll(keepingCapacity: true)
+        associator.associate(tracks: trackBoxes, detections: detectionBoxes, threshold: threshold, into: &matches)
+        for m in matches {
+            let index = candidates[m.track]
+            let track = tracks[index]
+            let observation = detections[m.detection]
+            trackMatched[index] = true
+            detectionMatched[m.detection] = true
+            track.update(with: observation)
+            track.pending = (observation, .detected)
+        }
+    }
+
+    private func confirm(_ track: Track) {
+        confirmedTrackCount += 1
+        track.id = confirmedTrackCount
+    }
+
+    /// Drops tentative tracks that were missed and confirmed tracks unseen for more than `maxAge` frames.
+    private func removeLostTracks() {
+        tracks.removeAll { track in
+            let lost = track.id == nil ? track.missedRuns > 0 : track.stepsSinceUpdate > configuration.maxAge
+            if lost, let summary = track.summary { finishedSummaries.append(summary) }
+            return lost
+        }
+    }
+
+    // MARK: - Rows
+
+    private func reportPending(confirmed: Bool, frame: Int, time: Double, into rows: inout [TrackedFace]) {
+        for track in tracks where (track.id != nil) == confirmed {
+            guard let (observation, source) = track.pending else { continue }
+            track.pending = nil
+            rows.append(report(track, observation: observation, source: source, frame: frame, time: time))
+        }
+    }
+
+    private func report(_ track: Track, observation: FaceObservation, source: ObservationSource,
+                        frame: Int, time: Double) -> TrackedFace {
+        track.record(observation, source: source, frame: frame, time: time)
+        if track.id != nil { longestTrackFrameCount = max(longestTrackFrameCount, track.frameCount) }
+        let display = configuration.smoothing
+            ? track.smoother.smooth(observation, time: time, fallbackInterval: configuration.frameInterval)
+            : observation
+        return TrackedFace(observation: observation, trackID: track.id, trackFrameCount: track.frameCount,
+                           source: source, display: display)
+    }
+
+    /// Largest coordinate accepted, in pixels: beyond it areas and IoUs lose all precision.
+    private static let coordinateLimit = 1_000_000.0
+
+    private static func isUsable(_ detection: FaceObservation) -> Bool {
+        let b = detection.bounds
+        return detection.isValid && abs(b.x) <= coordinateLimit && abs(b.y) <= coordinateLimit
+            && b.width <= coordinateLimit && b.height <= coordinateLimit
+    }
+}

@@ -1,0 +1,33 @@
+import XCTest
+@testable import NeuralRuntime
+
+/// The three MediaPipe models against ai-edge-litert's outputs on the same inputs.
+final class ModelFixtureTests: XCTestCase {
+    private func check(_ model: String, outputs: [[Int]]) throws {
+        let network = try NeuralNetwork(tfliteFile: try TestSupport.modelPath(model + ".tflite"))
+        XCTAssertEqual(network.outputShapes, outputs)
+        let shape = network.inputShapes[0]
+        XCTAssertLessThan(network.arenaFloatCount, network.unplannedFloatCount, "the planner reuses memory")
+        for pattern in ["noise", "ramp"] {
+            let values = TestSupport.pattern(pattern, height: shape[1], width: shape[2], channels: shape[3])
+            _ = network.input(0).update(from: values)
+            network.run()
+            for index in outputs.indices {
+                let expected = try TestSupport.fixture("\(model)_\(pattern)_out\(index)")
+                TestSupport.assertClose(network.output(index), expected, "\(model) \(pattern) output \(index)")
+            }
+        }
+    }
+
+    func testShortRangeMatchesReference() throws {
+        try check("face_detection_short_range", outputs: [[1, 896, 16], [1, 896, 1]])
+    }
+
+    func testFullRangeMatchesReference() throws {
+        try check("face_detection_full_range", outputs: [[1, 2304, 16], [1, 2304, 1]])
+    }
+
+    func testFaceLandmarkMatchesReference() throws {
+        try check("face_landmark", outputs: [[1, 1, 1, 1404], [1, 1, 1, 1]])
+    }
+}

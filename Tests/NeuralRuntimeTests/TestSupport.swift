@@ -1,0 +1,75 @@
+import Foundation
+import XCTest
+@testable import NeuralRuntime
+
+/// Shared helpers: model lookup, fixture reading, deterministic inputs, tolerant comparison.
+enum TestSupport {
+    /// The models folder: $FACETRACK_MODELS, else the first `models` folder above this file.
+    static func modelPath(_ file: String) throws -> String {
+        var candidates: [String] = []
+        if let env = ProcessInfo.processInfo.environment["FACETRACK_MODELS"], !env.isEmpty { candidates.append(env) }
+        var dir = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
+        for _ in 0..<5 {
+            candidates.append(dir.appendingPathComponent("models").path)
+            dir.deleteLastPathComponent()
+        }
+        for candidate in candidates {
+            let path = (candidate as NSString).appendingPathComponent(file)
+            if FileManager.default.fileExists(atPath: path) { return path }
+        }
+        throw MissingModel(file: file, searched: candidates)
+    }
+
+    /// A model the tests need is not installed (CI runs scripts/setup before the tests).
+    struct MissingModel: Error, CustomStringConvertible {
+        let file: String
+        let searched: [String]
+        var description: String {
+            "model \(file) not found in \(searched.joined(separator: ", ")): run scripts/setup or set FACETRACK_MODELS"
+        }
+    }
+
+    /// A float32 little-endian fixture from Tests/NeuralRuntimeTests/Fixtures.
+    static func fixture(_ name: String) throws -> [Float] {
+        guard let url = Bundle.module.url(forResource: name, withExtension: "bin", subdirectory: "Fixtures") else {
+            throw FixtureError(name: name)
+        }
+        let data = try Data(contentsOf: url)
+        return data.withUnsafeBytes { raw in
+            (0..<(data.count / 4)).map { Float(bitPattern: UInt32(littleEndian: raw.loadUnaligned(fromByteOffset: $0 * 4,
+                                                                                                     as: UInt32.self))) }
+        }
+    }
+
+    struct FixtureError: Error, CustomStringConvertible {
+        let name: String
+        var description: String { "fixture \(name).bin missing: run scripts/reference/tflite_fixtures.py" }
+    }
+
+    /// The input patterns of scripts/reference/tflite_fixtures.py (exact integer arithmetic).
+    static func pattern(_ name: String, height: Int, width: Int, channels: Int) -> [Float] {
+        (0..<(height * width * channels)).map { i in
+            if name == "noise" {
+                let hashed = (UInt64(i) &* 2_654_435_761 &+ 12345) & 0xFFFF_FFFF
+                return Float(Double(hashed >> 8) / Double(1 << 24) * 2 - 1)
+            }
+            let c = i % channels, x = (i / channels) % width, y = i / (channels * width)
+            return Float(Double((x * 7 + y * 13 + c * 29) % 256) / 127.5 - 1)
+        }
+    }
+
+    /// Asserts |a - b| <= tolerance * max(1, |b|) element-wise.
+    static func assertClose(_ actual: UnsafeBufferPointer<Float>, _ expected: [Float], tolerance: Float = 1e-4,
+                            _ label: String, file: StaticString = #filePath, line: UInt = #line) {
+        XCTAssertEqual(actual.count, expected.count, "\(label): element count", file: file, line: line)
+        var worst: Float = 0, worstIndex = 0
+        for i in 0..<min(actual.count, expected.count) {
+            let error = abs(actual[i] - expected[i]) / max(1, abs(expected[i]))
+            if !(error <= worst) { worst = error; worstIndex = i }
+        }
+        XCTAssertLessThanOrEqual(worst, tolerance,
+                                 "\(label): worst relative error \(worst) at \(worstIndex) "
+                                     + "(got \(actual[worstIndex]), expected \(expected[worstIndex]))",
+                                 file: file, line: line)
+    }
+}
