@@ -103,7 +103,8 @@ public final class CascadeClassifier {
         let maxH = maxSize.width > 0 && maxSize.height > 0 ? maxSize.height : height
         var scales: [Float] = []
         var factor = 1.0
-        while scales.count < 1000 {
+        // Bounded, so a scale factor barely above 1 cannot spin for long.
+        for _ in 0..<10_000 {
             let w = Int((Double(model.windowWidth) * factor).rounded(.toNearestOrEven))
             let h = Int((Double(model.windowHeight) * factor).rounded(.toNearestOrEven))
             if w > maxW || h > maxH || w > width || h > height { break }
