@@ -96,15 +96,16 @@ public final class CascadeClassifier {
     }
 
     /// OpenCV's scale list: factor 1, scaleFactor, scaleFactor², … while the window fits the frame and
-    /// `maxSize`; factors whose window is below `minSize` are skipped. Stored as floats.
+    /// `maxSize`; factors whose window is below `minSize` are skipped. Stored as floats; at most 256.
     func pyramidScales(width: Int, height: Int, scaleFactor: Double,
                        minSize: (width: Int, height: Int), maxSize: (width: Int, height: Int)) -> [Float] {
         let maxW = maxSize.width > 0 && maxSize.height > 0 ? maxSize.width : width
         let maxH = maxSize.width > 0 && maxSize.height > 0 ? maxSize.height : height
         var scales: [Float] = []
         var factor = 1.0
-        // Bounded, so a scale factor barely above 1 cannot spin for long.
-        for _ in 0..<10_000 {
+        // Bounded, so a scale factor barely above 1 cannot spin or allocate without end: at most
+        // 256 levels (a factor of 1.01 covers a 12x size range with them).
+        for _ in 0..<10_000 where scales.count < 256 {
             let w = Int((Double(model.windowWidth) * factor).rounded(.toNearestOrEven))
             let h = Int((Double(model.windowHeight) * factor).rounded(.toNearestOrEven))
             if w > maxW || h > maxH || w > width || h > height { break }
