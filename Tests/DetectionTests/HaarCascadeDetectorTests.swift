@@ -77,6 +77,14 @@ final class HaarCascadeDetectorTests: XCTestCase {
         grey.fill(b: 128, g: 128, r: 128)
         XCTAssertEqual(try detector.detect(in: grey), [])
         XCTAssertEqual(detector.faces.candidates(GrayImage(width: 50, height: 50, value: 200)), [])
+        let face = try HaarFixtures.gray("astronaut").cropped(x: 170, y: 60, width: 110, height: 110)
+        XCTAssertEqual(detector.faces.detectMultiScale(face, scaleFactor: 1), [])
+        XCTAssertEqual(detector.faces.detectMultiScale(face, scaleFactor: .nan), [])
+        XCTAssertEqual(detector.faces.pyramidScales(width: 110, height: 110, scaleFactor: 1.000001,
+                                                    minSize: (0, 0), maxSize: (0, 0)).count, 256)
+        var badOptions = HaarCascadeOptions()
+        badOptions.scaleFactor = 0.9
+        XCTAssertThrowsError(try HaarCascadeDetector(options: badOptions))
     }
 
     func testMissingCascadeFileIsOneClearError() {
