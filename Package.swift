@@ -87,6 +87,9 @@ let package = Package(
         // Prints BlazeFace detections for raw BGRA images (run through scripts/eval-blazeface).
         .executableTarget(name: "blazeface-eval", dependencies: ["Detection", "FaceCore"],
                           path: "Benchmarks/blazeface-eval"),
+        // Viola-Jones cascade speed against OpenCV, and its boxes for the agreement check
+        // (scripts/bench-haar, scripts/check-haar-agreement).
+        .executableTarget(name: "haar-bench", dependencies: ["Detection", "FaceCore"], path: "Benchmarks/haar-bench"),
     ],
     swiftLanguageModes: [.v6]
 )

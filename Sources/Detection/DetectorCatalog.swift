@@ -3,7 +3,7 @@ import FaceCore
 /// The detectors `--detector` can name, and how to build one.
 public enum DetectorCatalog {
     /// Every name `--detector` accepts, `none` included.
-    public static let names: [String] = ["centerface", "blazeface", "none"]
+    public static let names: [String] = ["centerface", "blazeface", "haar", "none"]
 
     /// The detector used when `--detector` is not given: CenterFace (accurate on small and crowded
     /// faces) unless `--accuracy low` asks for the faster BlazeFace.
@@ -16,6 +16,8 @@ public enum DetectorCatalog {
         switch name {
         case "blazeface": return ((try? BlazeFaceDetector.variant(for: configuration)) ?? .full).defaultThreshold
         case "centerface": return CenterFaceDetector.defaultThreshold
+        // OpenCV keeps every group above minNeighbors; confidence only ranks them.
+        case "haar": return 0
         default: return 0.5
         }
     }
@@ -32,6 +34,10 @@ public enum DetectorCatalog {
             return try CenterFaceDetector(configuration: configuration, threads: threads)
         case "blazeface":
             return try BlazeFaceDetector(configuration: configuration)
+        case "haar":
+            var options = HaarCascadeOptions(configuration: configuration)
+            options.threads = threads
+            return try HaarCascadeDetector(options: options)
         default:
             throw DetectorCatalogError.unknown(name)
         }
