@@ -1,3 +1,4 @@
+import FaceCore
 import XCTest
 @testable import Detection
 
@@ -9,15 +10,15 @@ final class BlazeFaceDecoderTests: XCTestCase {
         let short = BlazeFaceVariant.short.anchors()
         XCTAssertEqual(short.count, 896)
         // First layer: 16x16 grid, 2 anchors a cell; then the shared 8x8 grid, 6 a cell.
-        XCTAssertEqual(short[0], Point2(x: 0.5 / 16, y: 0.5 / 16))
+        XCTAssertEqual(short[0], Point(x: 0.5 / 16, y: 0.5 / 16))
         XCTAssertEqual(short[1], short[0])
-        XCTAssertEqual(short[2], Point2(x: 1.5 / 16, y: 0.5 / 16))
-        XCTAssertEqual(short[512], Point2(x: 0.5 / 8, y: 0.5 / 8))
+        XCTAssertEqual(short[2], Point(x: 1.5 / 16, y: 0.5 / 16))
+        XCTAssertEqual(short[512], Point(x: 0.5 / 8, y: 0.5 / 8))
         XCTAssertEqual(short[517], short[512])
-        XCTAssertEqual(short[518], Point2(x: 1.5 / 8, y: 0.5 / 8))
-        XCTAssertEqual(short[895], Point2(x: 7.5 / 8, y: 7.5 / 8))
+        XCTAssertEqual(short[518], Point(x: 1.5 / 8, y: 0.5 / 8))
+        XCTAssertEqual(short[895], Point(x: 7.5 / 8, y: 7.5 / 8))
         let full = BlazeFaceVariant.full.anchors()
-        XCTAssertEqual(full[48], Point2(x: 0.5 / 48, y: 1.5 / 48))
+        XCTAssertEqual(full[48], Point(x: 0.5 / 48, y: 1.5 / 48))
     }
 
     func testKnownAnchorDecodesToKnownBox() {
@@ -67,10 +68,10 @@ final class BlazeFaceDecoderTests: XCTestCase {
 
     func testWeightedSuppressionMergesOverlaps() {
         let decoder = BlazeFaceDecoder(variant: .short, threshold: 0.5)
-        let points = [Point2](repeating: Point2(x: 0.3, y: 0.3), count: 6)
+        let points = [Point](repeating: Point(x: 0.3, y: 0.3), count: 6)
         let a = BlazeFaceDecoder.Detection(xMin: 0.1, yMin: 0.1, xMax: 0.3, yMax: 0.3, keypoints: points, score: 0.9)
         var shiftedPoints = points
-        shiftedPoints[0] = Point2(x: 0.4, y: 0.5)
+        shiftedPoints[0] = Point(x: 0.4, y: 0.5)
         let b = BlazeFaceDecoder.Detection(xMin: 0.12, yMin: 0.1, xMax: 0.32, yMax: 0.3, keypoints: shiftedPoints,
                                            score: 0.6)
         let far = BlazeFaceDecoder.Detection(xMin: 0.6, yMin: 0.6, xMax: 0.8, yMax: 0.8, keypoints: points, score: 0.7)
@@ -88,14 +89,14 @@ final class BlazeFaceDecoderTests: XCTestCase {
         let wide = Letterbox(frameWidth: 200, frameHeight: 100)
         XCTAssertEqual(wide.padX, 0)
         XCTAssertEqual(wide.padY, 0.25)
-        let centre = wide.framePoint(Point2(x: 0.5, y: 0.5))
+        let centre = wide.framePoint(Point(x: 0.5, y: 0.5))
         XCTAssertEqual(centre.x, 100, accuracy: 1e-9)
         XCTAssertEqual(centre.y, 50, accuracy: 1e-9)
-        let corner = wide.framePoint(Point2(x: 0, y: 0.25))
+        let corner = wide.framePoint(Point(x: 0, y: 0.25))
         XCTAssertEqual(corner.x, 0, accuracy: 1e-9)
         XCTAssertEqual(corner.y, 0, accuracy: 1e-9)
         let tall = Letterbox(frameWidth: 50, frameHeight: 100)
-        let point = tall.framePoint(Point2(x: 0.75, y: 1))
+        let point = tall.framePoint(Point(x: 0.75, y: 1))
         XCTAssertEqual(point.x, 50, accuracy: 1e-9)
         XCTAssertEqual(point.y, 100, accuracy: 1e-9)
     }

@@ -1,3 +1,5 @@
+import FaceCore
+
 import Foundation
 
 /// Turns BlazeFace's raw outputs into faces, as MediaPipe does: anchor decoding, clipped
@@ -14,12 +16,12 @@ public struct BlazeFaceDecoder: Sendable {
         /// Bottom edge.
         public var yMax: Double
         /// The six keypoints (subject's right eye, left eye, nose, mouth, right ear, left ear).
-        public var keypoints: [Point2]
+        public var keypoints: [Point]
         /// Sigmoid score in [0, 1].
         public var score: Double
 
         /// Creates a detection.
-        public init(xMin: Double, yMin: Double, xMax: Double, yMax: Double, keypoints: [Point2], score: Double) {
+        public init(xMin: Double, yMin: Double, xMax: Double, yMax: Double, keypoints: [Point], score: Double) {
             self.xMin = xMin
             self.yMin = yMin
             self.xMax = xMax
@@ -43,7 +45,7 @@ public struct BlazeFaceDecoder: Sendable {
     /// Network input side in pixels.
     public let inputSize: Int
     /// Anchor centres, one per output row.
-    public let anchors: [Point2]
+    public let anchors: [Point]
     /// Minimum score kept.
     public let threshold: Double
     /// Overlap above which detections are merged.
@@ -78,7 +80,7 @@ public struct BlazeFaceDecoder: Sendable {
             let cx = Double(regressors[row]) * scale + anchor.x, cy = Double(regressors[row + 1]) * scale + anchor.y
             let w = Double(regressors[row + 2]) * scale, h = Double(regressors[row + 3]) * scale
             let keypoints = (0..<6).map { k in
-                Point2(x: Double(regressors[row + 4 + 2 * k]) * scale + anchor.x,
+                Point(x: Double(regressors[row + 4 + 2 * k]) * scale + anchor.x,
                        y: Double(regressors[row + 5 + 2 * k]) * scale + anchor.y)
             }
             let detection = Detection(xMin: cx - w / 2, yMin: cy - h / 2, xMax: cx + w / 2, yMax: cy + h / 2,
@@ -97,7 +99,7 @@ public struct BlazeFaceDecoder: Sendable {
         var result: [Detection] = []
         while let best = remaining.first {
             var merged = Detection(xMin: 0, yMin: 0, xMax: 0, yMax: 0,
-                                   keypoints: Array(repeating: Point2(x: 0, y: 0), count: best.keypoints.count),
+                                   keypoints: Array(repeating: Point(x: 0, y: 0), count: best.keypoints.count),
                                    score: best.score)
             var total = 0.0
             var kept: [Detection] = []

@@ -84,8 +84,8 @@ public final class BlazeFaceDetector: FaceDetector {
 
     /// Maps one detection to frame pixels; nil when it is degenerate.
     func observation(from detection: BlazeFaceDecoder.Detection, letterbox: Letterbox) -> FaceObservation? {
-        let topLeft = letterbox.framePoint(Point2(x: detection.xMin, y: detection.yMin))
-        let bottomRight = letterbox.framePoint(Point2(x: detection.xMax, y: detection.yMax))
+        let topLeft = letterbox.framePoint(Point(x: detection.xMin, y: detection.yMin))
+        let bottomRight = letterbox.framePoint(Point(x: detection.xMax, y: detection.yMax))
         var face = FaceObservation(bounds: Rect(x: topLeft.x, y: topLeft.y, width: bottomRight.x - topLeft.x,
                                                 height: bottomRight.y - topLeft.y), confidence: detection.score)
         guard face.isValid else { return nil }

@@ -1,3 +1,5 @@
+import FaceCore
+
 /// The two BlazeFace detector models MediaPipe publishes, with their decoding constants.
 public enum BlazeFaceVariant: String, Sendable, CaseIterable {
     /// 128x128 input, for faces within about 2 m of the camera (selfie footage).
@@ -46,14 +48,14 @@ public enum BlazeFaceVariant: String, Sendable, CaseIterable {
     }
 
     /// Anchor centres in [0, 1] of the network input, row-major y, then x, then anchor.
-    public func anchors() -> [Point2] {
-        var result: [Point2] = []
+    public func anchors() -> [Point] {
+        var result: [Point] = []
         result.reserveCapacity(anchorCount)
         for layer in anchorLayers {
             let cells = (inputSize + layer.stride - 1) / layer.stride
             for y in 0..<cells {
                 for x in 0..<cells {
-                    let centre = Point2(x: (Double(x) + 0.5) / Double(cells), y: (Double(y) + 0.5) / Double(cells))
+                    let centre = Point(x: (Double(x) + 0.5) / Double(cells), y: (Double(y) + 0.5) / Double(cells))
                     for _ in 0..<layer.count { result.append(centre) }
                 }
             }

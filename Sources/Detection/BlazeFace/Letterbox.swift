@@ -1,3 +1,5 @@
+import FaceCore
+
 /// How a frame sits inside the square network input: centred, aspect kept, black bars on the
 /// short axis. Padding fractions are of the square's side.
 public struct Letterbox: Sendable, Equatable {
@@ -23,7 +25,7 @@ public struct Letterbox: Sendable, Equatable {
     public var side: Int { max(frameWidth, frameHeight) }
 
     /// A normalised network-input point mapped back to frame pixels.
-    public func framePoint(_ point: Point2) -> (x: Double, y: Double) {
+    public func framePoint(_ point: Point) -> (x: Double, y: Double) {
         ((point.x - padX) / (1 - 2 * padX) * Double(frameWidth),
          (point.y - padY) / (1 - 2 * padY) * Double(frameHeight))
     }
