@@ -10,14 +10,15 @@ public final class LandmarkCSVWriter: @unchecked Sendable {
     /// The columns after the optional `image` column, in order.
     public static let columns = ["frame", "track_id", "point", "x", "y"]
 
-    private let file: BufferedTextOutput
+    private let file: BufferedTextFile
     private let includesImage: Bool
 
     /// Opens `path` (or standard output when "-") and writes the header; throws a one-line error
     /// when the path cannot be written or names one of `inputs`.
     public init(path: String, inputs: [String] = [], includesImage: Bool = false) throws {
         self.includesImage = includesImage
-        file = try BufferedTextOutput(path: path, inputs: inputs, columns: Self.columns, includesImage: includesImage)
+        file = try BufferedTextFile(path: path, inputs: inputs)
+        file.buffer += ((includesImage ? ["image"] : []) + Self.columns).joined(separator: ",") + "\n"
     }
 
     /// Appends the landmark rows of one frame (or one image, whose path fills the `image` column).

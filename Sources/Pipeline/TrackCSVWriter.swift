@@ -14,13 +14,14 @@ public final class TrackCSVWriter: @unchecked Sendable {
                                  "left_eye_x", "left_eye_y", "right_eye_x", "right_eye_y", "mouth_x", "mouth_y",
                                  "has_smile", "left_eye_closed", "right_eye_closed", "roll", "yaw", "source"]
 
-    private let file: BufferedTextOutput
+    private let file: BufferedTextFile
     private let includesImage: Bool
 
     /// Opens `path` (or standard output when `path` is "-") and writes the header.
     public init(path: String, inputs: [String] = [], includesImage: Bool = false) throws {
         self.includesImage = includesImage
-        file = try BufferedTextOutput(path: path, inputs: inputs, columns: Self.columns, includesImage: includesImage)
+        file = try BufferedTextFile(path: path, inputs: inputs)
+        file.buffer += ((includesImage ? ["image"] : []) + Self.columns).joined(separator: ",") + "\n"
     }
 
     /// Appends the rows of one frame (or one image, whose path fills the `image` column).

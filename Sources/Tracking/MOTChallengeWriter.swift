@@ -6,11 +6,11 @@ import Foundation
 /// size) with two decimals. Rows without an ID (tentative tracks) are left out, as evaluation
 /// tools expect. The file appears at its path only when `finish()` succeeds.
 public final class MOTChallengeWriter {
-    private let output: AtomicFileOutput
+    private let output: BufferedTextFile
 
-    /// Starts writing to a temporary file beside `path`.
-    public init(path: String) throws {
-        output = try AtomicFileOutput(path: path)
+    /// Starts writing to a temporary file beside `path`, refusing a path that names one of `inputs`.
+    public init(path: String, inputs: [String] = []) throws {
+        output = try BufferedTextFile(path: path, inputs: inputs)
     }
 
     /// The target path.

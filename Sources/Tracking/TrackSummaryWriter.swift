@@ -1,10 +1,11 @@
+import FaceCore
 import Foundation
 
 /// Writes a `TrackingSummary` as JSON (`--tracks-summary FILE`): pretty-printed, keys sorted,
 /// through a temporary file beside the target that is renamed into place.
 public enum TrackSummaryWriter {
     /// Writes `summary` to `path`, replacing any previous file only on success.
-    public static func write(_ summary: TrackingSummary, to path: String) throws {
+    public static func write(_ summary: TrackingSummary, to path: String, inputs: [String] = []) throws {
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.prettyPrinted, .sortedKeys]
         encoder.keyEncodingStrategy = .convertToSnakeCase  // like the CSV columns
@@ -14,9 +15,8 @@ public enum TrackSummaryWriter {
         } catch {
             throw TrackOutputError.cannotEncode(path: path, reason: "\(error)")
         }
-        let output = try AtomicFileOutput(path: path)
-        try output.write(data)
-        try output.write("\n")
+        let output = try BufferedTextFile(path: path, inputs: inputs)
+        try output.write(String(decoding: data, as: UTF8.self) + "\n")
         try output.finish()
     }
 }

@@ -53,13 +53,15 @@ struct TrackingOptions {
 final class TrackOutputs {
     private let mot: MOTChallengeWriter?
     private let summaryPath: String?
+    private let inputs: [String]
 
     init(_ options: TrackingOptions, inputs: [String]) throws {
-        for path in [options.motPath, options.summaryPath].compactMap({ $0 }) {
-            _ = try AtomicOutput(path: path, inputs: inputs)  // refuse an input or an unwritable folder up front
+        if let summaryPath = options.summaryPath {
+            _ = try AtomicOutput(path: summaryPath, inputs: inputs)  // refuse an input or an unwritable folder up front
         }
-        mot = try options.motPath.map { try MOTChallengeWriter(path: $0) }
+        mot = try options.motPath.map { try MOTChallengeWriter(path: $0, inputs: inputs) }
         summaryPath = options.summaryPath
+        self.inputs = inputs
     }
 
     /// The pipeline's frame observer.
@@ -70,6 +72,6 @@ final class TrackOutputs {
     /// Closes the MOT file and writes the summary.
     func finish(tracker: Tracker) throws {
         try mot?.finish()
-        if let summaryPath { try TrackSummaryWriter.write(tracker.summary, to: summaryPath) }
+        if let summaryPath { try TrackSummaryWriter.write(tracker.summary, to: summaryPath, inputs: inputs) }
     }
 }

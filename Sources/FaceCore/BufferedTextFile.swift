@@ -1,18 +1,18 @@
-import FaceCore
 import Foundation
 
-/// A text file (or standard output for "-") written through a 64 KiB buffer under a temporary
-/// name, renamed into place by `finish()` and deleted if never finished: the CSV writers' file.
-final class BufferedTextOutput: @unchecked Sendable {
+/// A text output (or standard output for "-") written through a 64 KiB buffer under a temporary
+/// name, renamed into place by `finish()` and deleted if never finished. Every text output of
+/// FaceTrack (tracks and landmark CSV, MOT files, track summaries) goes through it.
+public final class BufferedTextFile: @unchecked Sendable {
     private let output: AtomicOutput?
     private let handle: FileHandle
     private var finished = false
-    /// Text not yet written; writers append to it and call `flushIfFull()`.
-    var buffer = ""
+    /// Text not yet written; writers may append to it directly and then call `flushIfFull()`.
+    public var buffer = ""
 
-    /// Opens `path` (or standard output when `path` is "-") and buffers the CSV header row made of
-    /// `columns` (after an `image` column when `includesImage`); one-line errors name the path.
-    init(path: String, inputs: [String], columns: [String], includesImage: Bool) throws {
+    /// Opens `path` (or standard output when `path` is "-"), refusing a path that names one of
+    /// `inputs` or an unwritable folder; one-line errors name the path.
+    public init(path: String, inputs: [String] = []) throws {
         if path == "-" {
             output = nil
             handle = FileHandle.standardOutput
@@ -26,7 +26,6 @@ final class BufferedTextOutput: @unchecked Sendable {
             self.handle = handle
         }
         buffer.reserveCapacity(1 << 16)
-        buffer += ((includesImage ? ["image"] : []) + columns).joined(separator: ",") + "\n"
     }
 
     deinit {
@@ -36,14 +35,23 @@ final class BufferedTextOutput: @unchecked Sendable {
         }
     }
 
+    /// The final path ("-" for standard output).
+    public var path: String { output?.finalPath ?? "-" }
+
+    /// Appends text, writing the buffer out when it is full.
+    public func write(_ text: String) throws {
+        buffer += text
+        try flushIfFull()
+    }
+
     /// Writes the buffer once it holds 64 KiB or more.
-    func flushIfFull() throws {
+    public func flushIfFull() throws {
         if buffer.utf8.count >= 1 << 16 { try flush() }
     }
 
-    /// Writes what is buffered, closes the file and renames it into place.
-    func finish() throws {
-        guard !finished else { return }
+    /// Writes what is buffered, closes the file and renames it into place. A second call throws.
+    public func finish() throws {
+        guard !finished else { throw AtomicOutputError.unwritable(path, reason: "already finished") }
         try flush()
         if let output {
             try handle.close()
