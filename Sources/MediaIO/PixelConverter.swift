@@ -9,6 +9,15 @@ import FaceCore
 public final class PixelConverter: @unchecked Sendable {
     private var toBGRAContext: OpaquePointer?
     private var fromBGRAContext: OpaquePointer?
+    private var toBGRAColours: ColourSetup?
+    private var fromBGRAColours: ColourSetup?
+
+    /// What a context's colour details were last set for: sizes, formats, matrix and range.
+    private struct ColourSetup: Equatable {
+        var sourceWidth, sourceHeight, sourceFormat: Int32
+        var targetWidth, targetHeight, targetFormat: Int32
+        var space, range: Int32
+    }
     // The BGRA side's plane pointers and strides, kept so a conversion allocates nothing.
     private let bgraPlanes = UnsafeMutablePointer<UnsafeMutablePointer<UInt8>?>.allocate(capacity: 4)
     private let bgraStrides = UnsafeMutablePointer<Int32>.allocate(capacity: 4)
@@ -69,22 +78,42 @@ public final class PixelConverter: @unchecked Sendable {
         return descriptor.pointee.flags & UInt64(AV_PIX_FMT_FLAG_RGB) != 0
     }
 
+    /// The cached context for one direction (`toBGRA` or `fromBGRA`), re-made by libswscale when
+    /// sizes or formats change. The colour matrix and range are set only when the context or the
+    /// frame's tags change, since `sws_setColorspaceDetails` rebuilds its tables.
+    private func prepare(_ cached: inout OpaquePointer?, _ colours: inout ColourSetup?,
+                         from source: (Int, Int, AVPixelFormat), to target: (Int, Int, AVPixelFormat),
+                         yuv: UnsafePointer<AVFrame>, yuvIsSource: Bool) throws -> OpaquePointer {
+        cached = sws_getCachedContext(cached, Int32(source.0), Int32(source.1), source.2,
+                                      Int32(target.0), Int32(target.1), target.2, SWS_BILINEAR, nil, nil, nil)
+        guard let context = cached else {
+            throw FFmpegError(ft_averror(EINVAL), "preparing a \(source.0)x\(source.1) colour conversion")
+        }
+        let yuvFormat = yuvIsSource ? source.2 : target.2
+        guard !PixelConverter.isRGB(yuvFormat) else { return context }
+        let space = PixelConverter.swsColorspace(yuv.pointee.colorspace, height: Int(yuv.pointee.height))
+        let range: Int32 = PixelConverter.isFullRange(yuv) ? 1 : 0
+        let setup = ColourSetup(sourceWidth: Int32(source.0), sourceHeight: Int32(source.1), sourceFormat: source.2.rawValue,
+                                targetWidth: Int32(target.0), targetHeight: Int32(target.1), targetFormat: target.2.rawValue,
+                                space: space, range: range)
+        if colours == setup { return context }
+        if yuvIsSource {
+            sws_setColorspaceDetails(context, sws_getCoefficients(space), range,
+                                     sws_getCoefficients(SWS_CS_DEFAULT), 1, 0, 1 << 16, 1 << 16)
+        } else {
+            sws_setColorspaceDetails(context, sws_getCoefficients(SWS_CS_DEFAULT), 1,
+                                     sws_getCoefficients(space), range, 0, 1 << 16, 1 << 16)
+        }
+        colours = setup
+        return context
+    }
+
     /// Converts a decoded frame into `image` (same size as the frame).
     public func convertToBGRA(_ frame: Frame, into image: BGRAImage) throws {
         let source = frame.pointer
-        let format = PixelConverter.plainFormat(frame.pixelFormat)
-        toBGRAContext = sws_getCachedContext(toBGRAContext, Int32(frame.width), Int32(frame.height), format,
-                                             Int32(image.width), Int32(image.height), AV_PIX_FMT_BGRA,
-                                             SWS_BILINEAR, nil, nil, nil)
-        guard let context = toBGRAContext else {
-            throw FFmpegError(ft_averror(EINVAL), "preparing a \(frame.width)x\(frame.height) colour conversion")
-        }
-        if !PixelConverter.isRGB(format) {
-            let space = PixelConverter.swsColorspace(source.pointee.colorspace, height: frame.height)
-            let sourceRange: Int32 = PixelConverter.isFullRange(source) ? 1 : 0
-            sws_setColorspaceDetails(context, sws_getCoefficients(space), sourceRange,
-                                     sws_getCoefficients(SWS_CS_DEFAULT), 1, 0, 1 << 16, 1 << 16)
-        }
+        let context = try prepare(&toBGRAContext, &toBGRAColours,
+                                  from: (frame.width, frame.height, PixelConverter.plainFormat(frame.pixelFormat)),
+                                  to: (image.width, image.height, AV_PIX_FMT_BGRA), yuv: source, yuvIsSource: true)
         pointBGRAPlanes(at: image)
         try withPlanes(source) { planes, strides in
             let rows = sws_scale(context, planes, strides, 0, Int32(frame.height), bgraPlanes, bgraStrides)
@@ -97,19 +126,9 @@ public final class PixelConverter: @unchecked Sendable {
     /// with the colour matrix and range tagged on `frame` (`colorspace`, `color_range`).
     public func convertFromBGRA(_ image: BGRAImage, into frame: Frame) throws {
         let target = frame.pointer
-        let format = PixelConverter.plainFormat(frame.pixelFormat)
-        fromBGRAContext = sws_getCachedContext(fromBGRAContext, Int32(image.width), Int32(image.height), AV_PIX_FMT_BGRA,
-                                               Int32(frame.width), Int32(frame.height), format,
-                                               SWS_BILINEAR, nil, nil, nil)
-        guard let context = fromBGRAContext else {
-            throw FFmpegError(ft_averror(EINVAL), "preparing a \(image.width)x\(image.height) colour conversion")
-        }
-        if !PixelConverter.isRGB(format) {
-            let space = PixelConverter.swsColorspace(target.pointee.colorspace, height: frame.height)
-            let targetRange: Int32 = PixelConverter.isFullRange(target) ? 1 : 0
-            sws_setColorspaceDetails(context, sws_getCoefficients(SWS_CS_DEFAULT), 1,
-                                     sws_getCoefficients(space), targetRange, 0, 1 << 16, 1 << 16)
-        }
+        let context = try prepare(&fromBGRAContext, &fromBGRAColours, from: (image.width, image.height, AV_PIX_FMT_BGRA),
+                                  to: (frame.width, frame.height, PixelConverter.plainFormat(frame.pixelFormat)),
+                                  yuv: target, yuvIsSource: false)
         pointBGRAPlanes(at: image)
         let source = UnsafeRawPointer(bgraPlanes).assumingMemoryBound(to: UnsafePointer<UInt8>?.self)
         let rows = withUnsafeMutablePointer(to: &target.pointee.data) { data in
