@@ -4,6 +4,8 @@ public enum AttributeError: Error, CustomStringConvertible, Sendable {
     case unknownAttribute(String)
     /// The face-mesh model file does not have the expected inputs and outputs.
     case notFaceMesh(path: String, reason: String)
+    /// The iris model file does not have the expected inputs and outputs.
+    case notIrisModel(path: String, reason: String)
 
     /// One line naming the problem.
     public var description: String {
@@ -12,6 +14,8 @@ public enum AttributeError: Error, CustomStringConvertible, Sendable {
             return "--attributes: unknown attribute '\(name)' (use \(AttributeSelection.names.joined(separator: ", ")))"
         case .notFaceMesh(let path, let reason):
             return "\(path): not the face-mesh model: \(reason)"
+        case .notIrisModel(let path, let reason):
+            return "\(path): not the iris model: \(reason)"
         }
     }
 }

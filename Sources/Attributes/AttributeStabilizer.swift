@@ -5,7 +5,8 @@ import FaceCore
 ///
 /// Detected rows with scores get flags from their score and the track's previous flag; detected
 /// rows without scores (face too small, mesh found no face) get no flags and leave the track's
-/// state alone. Predicted rows (source `predicted`) keep the track's last known flags (their
+/// state alone. Eyes are judged on the absolute band until their track has enough history, then
+/// relative to the track's typical open value (`EyeBaseline`, see `AttributeThresholds`). Predicted rows (source `predicted`) keep the track's last known flags (their
 /// roll, yaw and refined landmarks are the last measured ones, moved with the box, as the tracker
 /// already does). Untracked faces (no ID yet) are decided without history.
 public final class AttributeStabilizer: TrackedFaceProcessor {
@@ -16,6 +17,9 @@ public final class AttributeStabilizer: TrackedFaceProcessor {
         var leftClosed: Bool?
         var rightClosed: Bool?
         var smiling: Bool?
+        var leftBaseline = EyeBaseline()
+        var rightBaseline = EyeBaseline()
+        var lastBounds: Rect?
         var lastFrame: Int
     }
 
@@ -36,11 +40,17 @@ public final class AttributeStabilizer: TrackedFaceProcessor {
             switch faces[i].source {
             case .detected:
                 guard let scores = faces[i].observation.attributeScores else { break }
-                // Eyes: "on" means closed, so the openness is negated to read "higher is on".
-                let left = decide(scores.leftEyeOpenness.map { -$0 }, previous: state.leftClosed,
-                                  on: -thresholds.eyeClosedBelow, off: -thresholds.eyeOpenAbove)
-                let right = decide(scores.rightEyeOpenness.map { -$0 }, previous: state.rightClosed,
-                                   on: -thresholds.eyeClosedBelow, off: -thresholds.eyeOpenAbove)
+                // A jump of the box (a tracker hand-over at a cut, say) may mean another person:
+                // their eyes start a new baseline.
+                if let last = state.lastBounds, Self.jumped(from: last, to: faces[i].observation.bounds) {
+                    state.leftBaseline = EyeBaseline()
+                    state.rightBaseline = EyeBaseline()
+                }
+                state.lastBounds = faces[i].observation.bounds
+                let left = eyeClosed(scores.leftEyeOpenness, previous: state.leftClosed, baseline: &state.leftBaseline,
+                                     tracked: id != nil)
+                let right = eyeClosed(scores.rightEyeOpenness, previous: state.rightClosed, baseline: &state.rightBaseline,
+                                      tracked: id != nil)
                 let smile = decide(scores.smile, previous: state.smiling,
                                    on: thresholds.smileAbove, off: thresholds.smileEndsBelow)
                 state.leftClosed = left ?? state.leftClosed
@@ -54,6 +64,32 @@ public final class AttributeStabilizer: TrackedFaceProcessor {
             if let id { states[id] = state }
         }
         if frame % forgetAfter == 0 { states = states.filter { frame - $0.value.lastFrame < forgetAfter } }
+    }
+
+    /// The closed flag of one eye: on the relative band once the track's baseline has enough
+    /// history (and is itself above the absolute closed edge, so a track whose eyes were closed from
+    /// its start stays on the absolute band), on the absolute band otherwise; updates the baseline.
+    private func eyeClosed(_ openness: Double?, previous: Bool?, baseline: inout EyeBaseline, tracked: Bool) -> Bool? {
+        guard let openness, openness.isFinite else { return nil }
+        let t = thresholds
+        let typical = baseline.typical
+        let relative = tracked && t.eyeHistoryFrames > 0 && baseline.count >= t.eyeHistoryFrames && typical > t.eyeClosedBelow
+        // "On" means closed, so the scores are negated to read "higher is on".
+        let closed = relative
+            ? decide(-openness / typical, previous: previous, on: -t.eyeRelativeClosedBelow, off: -t.eyeRelativeOpenAbove)
+            : decide(-openness, previous: previous, on: -t.eyeClosedBelow, off: -t.eyeOpenAbove)
+        // Until the relative band applies, every measurement goes in (the median copes with a blink),
+        // so an eye the absolute band calls closed (a narrow eye, say) still builds a baseline.
+        if tracked { baseline.update(openness, closed: relative && closed == true) }
+        return closed
+    }
+
+    /// True when `next` is not a plausible next position of the face in `last`: its centre moved by
+    /// more than half the box width or its width changed by more than 15 % (a face does not grow or
+    /// shrink that fast between two frames).
+    public static func jumped(from last: Rect, to next: Rect) -> Bool {
+        let ratio = next.width / max(last.width, 1e-9)
+        return last.center.distance(to: next.center) > last.width / 2 || ratio < 1 / 1.15 || ratio > 1.15
     }
 
     /// The flag for `score` (higher means "on"): on above `on`, off below `off`, unchanged between

@@ -11,7 +11,9 @@ import NeuralRuntime
 /// detector gives eyes), sampled to 192 x 192 RGB in [0, 1], and the points mapped back to frame
 /// pixels. Faces whose box is below `minFaceSize` or whose crop the model scores below
 /// `presenceThreshold` (sigmoid of its face-presence output) are left untouched, with empty
-/// attributes. One instance per thread.
+/// attributes. With blink selected, MediaPipe's iris model (`IrisLandmarkModel`) also runs on
+/// each eye: the eye openness comes from its lid contour and the eye centres from its iris centres
+/// (the mesh's lids hardly close; see docs/attributes.md). One instance per thread.
 public final class FaceMeshAnalyzer: FaceAnalyzer {
     /// The model file looked up in the models folder.
     public static let modelFileName = "face_landmark.tflite"
@@ -30,16 +32,23 @@ public final class FaceMeshAnalyzer: FaceAnalyzer {
     private let network: NeuralNetwork
     private let pointsOutput: Int
     private let presenceOutput: Int
+    private let irisModel: IrisLandmarkModel?
 
-    /// Loads the model from the models folder; throws `ModelError` (one line) when it is missing.
+    /// Loads the mesh model, and the iris model when blink is selected, from the models folder;
+    /// throws `ModelError` (one line) when one is missing.
     public convenience init(models: ModelLocator, selection: AttributeSelection) throws {
-        try self.init(modelPath: try models.path(for: Self.modelFileName), selection: selection)
+        let meshPath = try models.path(for: Self.modelFileName)
+        let irisPath = selection.contains(.blink) ? try models.path(for: IrisLandmarkModel.modelFileName) : nil
+        try self.init(modelPath: meshPath, selection: selection, irisModelPath: irisPath)
     }
 
-    /// Loads the model from `modelPath`; throws `ModelError` for a missing or damaged file and
-    /// `AttributeError.notFaceMesh` for a model with other inputs or outputs.
-    public init(modelPath: String, selection: AttributeSelection, presenceThreshold: Double = 0.5,
-                minFaceSize: Double = 24, cropScale: Double = 1.5) throws {
+    /// Loads the mesh model from `modelPath` (and the iris model from `irisModelPath`, if given:
+    /// without it the eye openness is the mesh's eye aspect ratio); throws `ModelError` for a
+    /// missing or damaged file and `AttributeError.notFaceMesh` / `.notIrisModel` for a model with
+    /// other inputs or outputs.
+    public init(modelPath: String, selection: AttributeSelection, irisModelPath: String? = nil,
+                presenceThreshold: Double = 0.5, minFaceSize: Double = 24, cropScale: Double = 1.5) throws {
+        irisModel = try irisModelPath.map { try IrisLandmarkModel(modelPath: $0) }
         self.selection = selection
         self.presenceThreshold = presenceThreshold
         self.minFaceSize = minFaceSize
@@ -67,7 +76,21 @@ public final class FaceMeshAnalyzer: FaceAnalyzer {
                 continue
             }
             apply(measures, points: points, to: &faces[i])
+            if selection.contains(.blink), let irisModel { applyIris(irisModel, points: points, image: image, to: &faces[i]) }
         }
+    }
+
+    /// Both eyes through the iris model: openness from its lids, centres from its irises. An eye
+    /// the model cannot measure gets no openness (the mesh's ratio has another scale).
+    private func applyIris(_ model: IrisLandmarkModel, points: [Point], image: BGRAImage, to face: inout FaceObservation) {
+        let left = model.eye(imageLeftCorner: points[FaceMeshIndex.imageLeftEye.outer],
+                             imageRightCorner: points[FaceMeshIndex.imageLeftEye.inner], mirrored: false, in: image)
+        let right = model.eye(imageLeftCorner: points[FaceMeshIndex.imageRightEye.inner],
+                              imageRightCorner: points[FaceMeshIndex.imageRightEye.outer], mirrored: true, in: image)
+        face.attributeScores?.leftEyeOpenness = left?.openness
+        face.attributeScores?.rightEyeOpenness = right?.openness
+        if let left { face.leftEye = left.center }
+        if let right { face.rightEye = right.center }
     }
 
     /// The 468 mesh points of `face` in frame pixels, or `nil` when the face is too small or the

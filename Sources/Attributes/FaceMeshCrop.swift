@@ -5,6 +5,7 @@ import Foundation
 /// on the detector's box, side `scale` times the box's longer side, turned by the eye line's angle
 /// so the eyes are level in the crop. Maps between crop coordinates (0...`size` on each axis, the
 /// model's landmark units) and frame pixels, and samples the crop into the model's input.
+/// The iris model's eye crops are the same kind of region (`init(eyeFrom:to:)`), optionally mirrored.
 public struct FaceMeshCrop: Sendable, Equatable {
     /// Crop centre in frame pixels.
     public let center: Point
@@ -15,13 +16,25 @@ public struct FaceMeshCrop: Sendable, Equatable {
     public let angle: Double
     /// Model input side in pixels.
     public let size: Int
+    /// True when the crop is flipped left to right (crop x runs against the rotated x axis), as the
+    /// iris model wants for the eye on the image's right.
+    public let mirrored: Bool
 
     /// A crop with explicit geometry.
-    public init(center: Point, side: Double, angle: Double, size: Int = 192) {
+    public init(center: Point, side: Double, angle: Double, size: Int = 192, mirrored: Bool = false) {
         self.center = center
         self.side = side
         self.angle = angle
         self.size = size
+        self.mirrored = mirrored
+    }
+
+    /// MediaPipe's iris-model crop of one eye: centred between the eye corners `from` (the one on
+    /// the image's left) and `to`, turned along the line between them, side `scale` times their
+    /// distance; `mirrored` flips it so the image-right eye looks like an image-left one.
+    public init(eyeFrom from: Point, to: Point, scale: Double = 2.3, size: Int = 64, mirrored: Bool = false) {
+        self.init(center: Point(x: (from.x + to.x) / 2, y: (from.y + to.y) / 2), side: scale * from.distance(to: to),
+                  angle: atan2(to.y - from.y, to.x - from.x), size: size, mirrored: mirrored)
     }
 
     /// MediaPipe's crop for a detected face: rotation from the eye line when both eyes are known
@@ -37,7 +50,7 @@ public struct FaceMeshCrop: Sendable, Equatable {
 
     /// The frame point of crop point (`x`, `y`) in crop pixels (0...size).
     public func framePoint(x: Double, y: Double) -> Point {
-        let u = (x / Double(size) - 0.5) * side, v = (y / Double(size) - 0.5) * side
+        let u = (x / Double(size) - 0.5) * (mirrored ? -side : side), v = (y / Double(size) - 0.5) * side
         let c = cos(angle), s = sin(angle)
         return Point(x: center.x + u * c - v * s, y: center.y + u * s + v * c)
     }
@@ -47,7 +60,7 @@ public struct FaceMeshCrop: Sendable, Equatable {
         let dx = point.x - center.x, dy = point.y - center.y
         let c = cos(angle), s = sin(angle)
         let u = dx * c + dy * s, v = -dx * s + dy * c
-        return Point(x: (u / side + 0.5) * Double(size), y: (v / side + 0.5) * Double(size))
+        return Point(x: (u / (mirrored ? -side : side) + 0.5) * Double(size), y: (v / side + 0.5) * Double(size))
     }
 
     /// Writes the crop of `image` as `size * size * 3` RGB floats in [0, 1] (what the face-mesh
@@ -62,19 +75,22 @@ public struct FaceMeshCrop: Sendable, Equatable {
         let factor = max(1, Int(min(side / Double(2 * size), Double(min(image.width, image.height)))))
         let source = image.downscaled(by: factor)
         let width = source.width, height = source.height
-        // One crop pixel step along x and along y, in source pixels.
-        let step = side / Double(size) / Double(factor)
-        let c = cos(angle), s = sin(angle)
+        // One crop pixel step along the crop's x and y axes, in source pixels (from the mapping, so
+        // mirrored crops need no special case).
         let origin = framePoint(x: 0.5, y: 0.5)
+        let alongX = framePoint(x: 1.5, y: 0.5), alongY = framePoint(x: 0.5, y: 1.5)
+        let f = Double(factor)
+        let columnX = (alongX.x - origin.x) / f, columnY = (alongX.y - origin.y) / f
+        let rowX = (alongY.x - origin.x) / f, rowY = (alongY.y - origin.y) / f
         // Pixel centres sit at +0.5: shift to index space once.
-        let x0 = origin.x / Double(factor) - 0.5, y0 = origin.y / Double(factor) - 0.5
+        let x0 = origin.x / f - 0.5, y0 = origin.y / f - 0.5
         let scale: Float = 1 / 255
         let pixels = source.pixels, stride = source.bytesPerRow
-        let stepX = Float(step * c), stepY = Float(step * s)
+        let stepX = Float(columnX), stepY = Float(columnY)
         let limitX = Float(width), limitY = Float(height)
         for row in 0..<size {
             // Float positions: 192 increments of about one pixel stay far inside Float's precision.
-            var sx = Float(x0 - Double(row) * step * s), sy = Float(y0 + Double(row) * step * c)
+            var sx = Float(x0 + Double(row) * rowX), sy = Float(y0 + Double(row) * rowY)
             let out = base + row * size * 3
             for column in 0..<size {
                 var r: Float = 0, g: Float = 0, b: Float = 0

@@ -7,7 +7,8 @@ struct AttributeOptions: Sendable {
     static let valued: Set<String> = ["--attributes", "--landmarks"]
     static let help = """
       --attributes LIST     face attributes from the face mesh: smile, blink, angle or all (fills has_smile,
-                            left/right_eye_closed, roll, yaw; refines eyes and mouth; needs face_landmark.tflite)
+                            left/right_eye_closed, roll, yaw; refines eyes and mouth; needs face_landmark.tflite,
+                            and for blink iris_landmark.tflite)
       --landmarks FILE      the 468 face-mesh points of each detected face as CSV (frame,track_id,point,x,y)
     """
 

@@ -51,6 +51,50 @@ final class AttributeStabilizerTests: XCTestCase {
         XCTAssertEqual(leftFlags([0.3, 0.3, 0.08, 0.3, 0.3]), [false, false, true, false, false])
     }
 
+    /// A wide-eyed person (openness 0.4) half-closing to 0.18 (above the absolute closed edge) is
+    /// caught once the track knows its typical value; the absolute band alone misses it.
+    func testRelativeBandCatchesPartialBlinkOfWideEyes() {
+        let history = Array(repeating: 0.4, count: 12)
+        let series = history + [0.18, 0.18, 0.4, 0.4]
+        let relative = leftFlags(series)
+        XCTAssertEqual(Array(relative.suffix(4)), [true, true, false, false])
+        XCTAssertTrue(relative.prefix(12).allSatisfy { $0 == false })
+        let absolute = leftFlags(series, stabilizer: AttributeStabilizer(thresholds: AttributeThresholds(eyeHistoryFrames: 0)))
+        XCTAssertEqual(Array(absolute.suffix(4)), [false, false, false, false])
+    }
+
+    /// A narrow-eyed person (0.16, near the absolute closed edge) wobbling down to 0.145 would be
+    /// flagged by the absolute band; relative to their own 0.16 that is open.
+    func testRelativeBandSparesNarrowEyes() {
+        let series = Array(repeating: 0.16, count: 12) + [0.145, 0.16, 0.145, 0.07]
+        XCTAssertEqual(Array(leftFlags(series).suffix(4)), [false, false, false, true])
+        let absolute = leftFlags(series, stabilizer: AttributeStabilizer(thresholds: AttributeThresholds(eyeHistoryFrames: 0)))
+        XCTAssertEqual(Array(absolute.suffix(4)), [true, true, true, true])
+    }
+
+    /// A long closure does not become the baseline (closed frames stay out of it), and a jump of
+    /// the box (another person) restarts the baseline on the absolute band.
+    func testBaselineIgnoresClosedFramesAndRestartsOnJumps() {
+        let s = AttributeStabilizer()
+        var flags: [Bool?] = []
+        for (frame, value) in (Array(repeating: 0.4, count: 12) + Array(repeating: 0.12, count: 40)).enumerated() {
+            var faces = [face(track: 1, left: value)]
+            s.process(&faces, frame: frame)
+            flags.append(faces[0].observation.leftEyeClosed)
+        }
+        XCTAssertTrue(flags.suffix(40).allSatisfy { $0 == true }, "still closed after 40 frames")
+        // Same track, box moved far: 0.2 is open on the absolute band (above 0.19); on the old
+        // baseline (0.4) it would read 0.5, closed.
+        var moved = face(track: 1, left: 0.2)
+        moved.observation.bounds = Rect(x: 300, y: 0, width: 50, height: 50)
+        var faces = [moved]
+        s.process(&faces, frame: 52)
+        XCTAssertEqual(faces[0].observation.leftEyeClosed, false)
+        XCTAssertTrue(AttributeStabilizer.jumped(from: Rect(x: 0, y: 0, width: 50, height: 50), to: Rect(x: 300, y: 0, width: 50, height: 50)))
+        XCTAssertTrue(AttributeStabilizer.jumped(from: Rect(x: 0, y: 0, width: 50, height: 50), to: Rect(x: 5, y: 5, width: 40, height: 40)))
+        XCTAssertFalse(AttributeStabilizer.jumped(from: Rect(x: 0, y: 0, width: 50, height: 50), to: Rect(x: 4, y: 3, width: 52, height: 52)))
+    }
+
     func testPredictedRowsKeepLastFlagsAndMissingScoresGiveNone() {
         let s = AttributeStabilizer()
         var first = [face(track: 3, left: 0.05, smile: 1.3)]

@@ -14,12 +14,13 @@ final class FaceMeshAnalyzerTests: XCTestCase {
         var dir = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
         for _ in 0..<5 {
             let candidate = dir.appendingPathComponent("models")
-            if FileManager.default.fileExists(atPath: candidate.appendingPathComponent(FaceMeshAnalyzer.modelFileName).path) {
+            if FileManager.default.fileExists(atPath: candidate.appendingPathComponent(FaceMeshAnalyzer.modelFileName).path),
+               FileManager.default.fileExists(atPath: candidate.appendingPathComponent(IrisLandmarkModel.modelFileName).path) {
                 return ModelLocator(explicitDirectory: candidate.path)
             }
             dir.deleteLastPathComponent()
         }
-        throw XCTSkip("face_landmark.tflite not found: run scripts/setup or set FACETRACK_MODELS")
+        throw XCTSkip("face_landmark.tflite / iris_landmark.tflite not found: run scripts/setup or set FACETRACK_MODELS")
     }
 
     private var models: ModelLocator!
@@ -120,6 +121,77 @@ final class FaceMeshAnalyzerTests: XCTestCase {
         XCTAssertNil(faces[0].attributeScores?.leftEyeOpenness)
         XCTAssertNil(faces[0].yaw)
         XCTAssertEqual(faces[0].roll, detectorRoll, "angle not asked: the detector's roll stays")
+    }
+
+    /// With blink, the iris model measures the eyes: open eyes well above the open edge, eye
+    /// centres (iris centres) close to the mesh's; without the iris model the mesh's ratio is used.
+    func testIrisModelMeasuresTheEyes() throws {
+        let face = try analysed(hopper)
+        let points = try XCTUnwrap(face.landmarks)
+        let meshOnly = try FaceMeshAnalyzer(modelPath: try models.path(for: FaceMeshAnalyzer.modelFileName), selection: .all)
+        var faces = try detector.detect(in: hopper)
+        try meshOnly.analyze(&faces, in: hopper)
+        let measures = try XCTUnwrap(FaceMeshMeasures(points: points))
+        XCTAssertEqual(try XCTUnwrap(faces[0].attributeScores?.leftEyeOpenness), measures.leftEyeOpenness, accuracy: 1e-9)
+        let eyeDistance = measures.leftEyeCenter.distance(to: measures.rightEyeCenter)
+        XCTAssertLessThan(try XCTUnwrap(face.leftEye).distance(to: measures.leftEyeCenter), 0.15 * eyeDistance)
+        XCTAssertLessThan(try XCTUnwrap(face.rightEye).distance(to: measures.rightEyeCenter), 0.15 * eyeDistance)
+        XCTAssertNotEqual(face.leftEye, measures.leftEyeCenter, "iris centre, not the mesh's mean")
+        // Both eyes as the iris model sees them: open, and similar (the right one mirrored).
+        let iris = try IrisLandmarkModel(modelPath: try models.path(for: IrisLandmarkModel.modelFileName))
+        let left = try XCTUnwrap(iris.eye(imageLeftCorner: points[33], imageRightCorner: points[133], mirrored: false, in: hopper))
+        let right = try XCTUnwrap(iris.eye(imageLeftCorner: points[362], imageRightCorner: points[263], mirrored: true, in: hopper))
+        let l = try XCTUnwrap(left.openness), r = try XCTUnwrap(right.openness)
+        XCTAssertGreaterThan(min(l, r), AttributeThresholds().eyeOpenAbove)
+        XCTAssertEqual(l, r, accuracy: 0.1)
+        // The contour's corners land near the mesh's corners (mirroring undone).
+        XCTAssertLessThan(right.contour[IrisIndex.outerCorner].distance(to: points[263]), 0.3 * points[362].distance(to: points[263]))
+        XCTAssertEqual(try XCTUnwrap(face.attributeScores?.leftEyeOpenness), l, accuracy: 1e-9)
+    }
+
+    /// Painting over the eyes (lids shut, no iris) drops the iris model's openness below the closed edge.
+    func testPaintedOverEyesReadClosed() throws {
+        let face = try analysed(hopper)
+        let points = try XCTUnwrap(face.landmarks)
+        let shut = BGRAImage(width: hopper.width, height: hopper.height)
+        for y in 0..<hopper.height { shut.row(y).update(from: hopper.row(y), count: hopper.width * 4) }
+        // Skin colour from below the eyes; a band over each eye, corner to corner, a third as high.
+        let cheek = points[FaceMeshIndex.imageLeftEye.lower[1]]
+        let skinRow = shut.row(Int(cheek.y) + Int(0.25 * points[33].distance(to: points[133])))
+        let skin = (skinRow + Int(cheek.x) * 4)
+        let (b, g, r) = (skin[0], skin[1], skin[2])
+        for (outer, inner) in [(33, 133), (263, 362)] {
+            let p = points[outer], q = points[inner]
+            let halfHeight = p.distance(to: q) / 3
+            for y in Int(min(p.y, q.y) - halfHeight)...Int(max(p.y, q.y) + halfHeight) {
+                for x in Int(min(p.x, q.x) - 2)...Int(max(p.x, q.x) + 2) { shut.setPixel(x: x, y: y, b: b, g: g, r: r) }
+            }
+        }
+        var faces = [face]
+        faces[0].attributeScores = nil
+        faces[0].landmarks = nil
+        try analyzer.analyze(&faces, in: shut)
+        let scores = try XCTUnwrap(faces[0].attributeScores)
+        XCTAssertLessThan(try XCTUnwrap(scores.leftEyeOpenness), AttributeThresholds().eyeClosedBelow)
+        XCTAssertLessThan(try XCTUnwrap(scores.rightEyeOpenness), AttributeThresholds().eyeClosedBelow)
+    }
+
+    /// The iris model is needed (and its absence one line) only when blink is asked.
+    func testMissingIrisModelOnlyMattersForBlink() throws {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("iris-missing-\(getpid())")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: folder) }
+        try FileManager.default.createSymbolicLink(atPath: folder.appendingPathComponent(FaceMeshAnalyzer.modelFileName).path,
+                                                   withDestinationPath: try models.path(for: FaceMeshAnalyzer.modelFileName))
+        let onlyMesh = ModelLocator(explicitDirectory: folder.path)
+        XCTAssertNoThrow(try FaceMeshAnalyzer(models: onlyMesh, selection: [.smile, .angle]))
+        for selection: AttributeSelection in [.blink, .all] {
+            XCTAssertThrowsError(try FaceMeshAnalyzer(models: onlyMesh, selection: selection)) { error in
+                let text = "\(error)"
+                XCTAssertTrue(text.contains(IrisLandmarkModel.modelFileName), text)
+                XCTAssertFalse(text.contains("\n"), text)
+            }
+        }
     }
 
     func testMissingModelIsOneClearLine() {

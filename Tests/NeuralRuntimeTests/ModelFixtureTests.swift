@@ -1,7 +1,7 @@
 import XCTest
 @testable import NeuralRuntime
 
-/// The three MediaPipe models against ai-edge-litert's outputs on the same inputs.
+/// The four MediaPipe models against ai-edge-litert's outputs on the same inputs.
 final class ModelFixtureTests: XCTestCase {
     private func check(_ model: String, outputs: [[Int]]) throws {
         let network = try NeuralNetwork(tfliteFile: try TestSupport.modelPath(model + ".tflite"))
@@ -29,5 +29,10 @@ final class ModelFixtureTests: XCTestCase {
 
     func testFaceLandmarkMatchesReference() throws {
         try check("face_landmark", outputs: [[1, 1, 1, 1404], [1, 1, 1, 1]])
+    }
+
+    /// The iris model's operations (conv, depthwise conv, PReLU, max pool, pad, add, reshape) all load and agree.
+    func testIrisLandmarkMatchesReference() throws {
+        try check("iris_landmark", outputs: [[1, 213], [1, 15]])
     }
 }

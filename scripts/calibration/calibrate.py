@@ -5,10 +5,12 @@ and the thresholds the raw scores suggest.
 Runs the built tool (release) on every labelled image / clip frame with --landmarks, matches each
 labelled box to the detected face with the highest IoU (>= 0.4), then reports:
   - the tool's flags against the labels (accuracy per attribute, per class);
-  - the raw scores recomputed from the exported mesh points (eye aspect ratio, smile score, the
-    formulas of Sources/Attributes/FaceMeshMeasures.swift) and the single threshold that maximises
-    balanced accuracy, for calibrating AttributeThresholds.
-Usage: scripts/calibration/calibrate [--data /work/shared/data] [--models DIR]
+  - the raw scores recomputed from the exported mesh points (smile score, the formulas of
+    Sources/Attributes/FaceMeshMeasures.swift; eye openness from the iris model run here with
+    ai-edge-litert on the crop of Sources/Attributes/IrisLandmarkModel.swift, or the mesh's eye aspect
+    ratio with --mesh-eyes) and the single threshold that maximises balanced accuracy, for
+    calibrating AttributeThresholds.
+Usage: scripts/calibration/calibrate [--data /work/shared/data] [--models DIR] [--mesh-eyes]
 """
 import argparse, csv, math, os, subprocess, sys, tempfile
 
@@ -70,6 +72,30 @@ def measures(p):
             'smile': width / d + 2.0 * lift}
 
 
+def iris_openness(image, a, b, mirrored, interpreter):
+    """Openness of the eye between corners a (image left) and b, as IrisEye.openness computes it:
+    the iris model on a 64 x 64 crop of 2.3 x the corner distance, turned along the corners, the
+    image-right eye mirrored; mean of five lid gaps (contour 10-14 to 2-6) over the corner gap (0-8)."""
+    import numpy as np, cv2
+    cx, cy = (a[0] + b[0]) / 2, (a[1] + b[1]) / 2
+    angle = math.atan2(b[1] - a[1], b[0] - a[0])
+    k = 2.3 * dist(a, b) / 64
+    c, s, f = math.cos(angle), math.sin(angle), (-1 if mirrored else 1)
+    # crop pixel (u, v) -> frame: centre + (u - 32) k f (c, s) + (v - 32) k (-s, c), at pixel centres
+    m = np.array([[f * k * c, -k * s, 0.0], [f * k * s, k * c, 0.0]])
+    m[:, 2] = np.array([cx, cy]) + m[:, :2] @ np.array([-31.5, -31.5]) - 0.5
+    crop = cv2.warpAffine(image, m, (64, 64), flags=cv2.WARP_INVERSE_MAP | cv2.INTER_LINEAR,
+                          borderMode=cv2.BORDER_CONSTANT)
+    x = cv2.cvtColor(crop, cv2.COLOR_BGR2RGB).astype(np.float32)[None] / 255
+    out = {o['name']: o['index'] for o in interpreter.get_output_details()}
+    interpreter.set_tensor(interpreter.get_input_details()[0]['index'], x)
+    interpreter.invoke()
+    e = interpreter.get_tensor(out['output_eyes_contours_and_brows']).reshape(71, 3)[:, :2]
+    # A ratio of distances within one crop: no need to map the points back to the frame.
+    gaps = sum(dist(e[u], e[l]) for u, l in zip((10, 11, 12, 13, 14), (2, 3, 4, 5, 6)))
+    return gaps / 5 / dist(e[0], e[8])
+
+
 def best_threshold(pairs):
     """(threshold, balanced accuracy) for 'positive when score > t' over (score, is_positive) pairs."""
     pos = [s for s, y in pairs if y]
@@ -90,6 +116,7 @@ def main():
     ap.add_argument('--data', default='/work/shared/data')
     ap.add_argument('--models', default=os.environ.get('FACETRACK_MODELS', os.path.join(REPO, 'models')))
     ap.add_argument('--binary', default=None)
+    ap.add_argument('--mesh-eyes', action='store_true', help="raw eye scores from the mesh's eye aspect ratio")
     args = ap.parse_args()
     binary = args.binary
     if binary is None:
@@ -99,18 +126,20 @@ def main():
                                  capture_output=True, text=True).stdout.strip()
         binary = os.path.join(bin_dir, 'facetrack')
     labels = read_labels(os.path.join(HERE, 'labels.csv'))
-    with tempfile.TemporaryDirectory() as temp:
-        cache = {}
-        for row in labels:
-            row['image'] = materialise(row['source'], args.data, temp, cache)
-        images = sorted({row['image'] for row in labels})
-        faces_csv, marks_csv = os.path.join(temp, 'faces.csv'), os.path.join(temp, 'marks.csv')
-        subprocess.run([binary, 'detect', *images, '--attributes', 'all', '--csv', faces_csv,
-                        '--landmarks', marks_csv, '--models', args.models], check=True)
-        faces = list(csv.DictReader(open(faces_csv)))
-        marks = {}
-        for m in csv.DictReader(open(marks_csv)):
-            marks.setdefault(m['image'], []).append((float(m['x']), float(m['y'])))
+    # Kept until the end: the eye scores read the extracted frames again.
+    holder = tempfile.TemporaryDirectory()
+    temp = holder.name
+    cache = {}
+    for row in labels:
+        row['image'] = materialise(row['source'], args.data, temp, cache)
+    images = sorted({row['image'] for row in labels})
+    faces_csv, marks_csv = os.path.join(temp, 'faces.csv'), os.path.join(temp, 'marks.csv')
+    subprocess.run([binary, 'detect', *images, '--attributes', 'all', '--csv', faces_csv,
+                    '--landmarks', marks_csv, '--models', args.models], check=True)
+    faces = list(csv.DictReader(open(faces_csv)))
+    marks = {}
+    for m in csv.DictReader(open(marks_csv)):
+        marks.setdefault(m['image'], []).append((float(m['x']), float(m['y'])))
     # Landmark rows come in face order for faces that have a mesh; attach 468 points to each such face.
     taken = {}
     for face in faces:
@@ -120,6 +149,12 @@ def main():
         face['points'] = marks[face['image']][start:start + 468]
         taken[face['image']] = start + 468
 
+    interpreter = None
+    if not args.mesh_eyes:
+        import cv2
+        from ai_edge_litert.interpreter import Interpreter
+        interpreter = Interpreter(os.path.join(args.models, 'iris_landmark.tflite'))
+        interpreter.allocate_tensors()
     results = {'eyes': [], 'smile': []}
     unmatched = no_mesh = 0
     for row in labels:
@@ -136,6 +171,10 @@ def main():
         raw = measures(face['points'])
         if row['eyes']:
             closed = row['eyes'] == 'closed'
+            if interpreter is not None:
+                image, p = cv2.imread(row['image']), face['points']
+                raw['left_ear'] = iris_openness(image, p[33], p[133], False, interpreter)
+                raw['right_ear'] = iris_openness(image, p[362], p[263], True, interpreter)
             for side, column in (('left', 'left_eye_closed'), ('right', 'right_eye_closed')):
                 results['eyes'].append((closed, face[column] == '1', -raw[side + '_ear']))
         if row['smile']:
@@ -156,7 +195,7 @@ def main():
         t, bal = best_threshold([(s, truth) for truth, _, s in items])
         if t is not None:
             shown = -t if name == 'eyes' else t
-            rule = 'eye aspect ratio below' if name == 'eyes' else 'smile score above'
+            rule = 'eye openness below' if name == 'eyes' else 'smile score above'
             print(f"  best single threshold: {rule} {shown:.3f} (balanced accuracy {100 * bal:.1f}%)")
         lo = sorted(s for truth, _, s in items if not truth)
         hi = sorted(s for truth, _, s in items if truth)

@@ -17,7 +17,7 @@ from ai_edge_litert.interpreter import Interpreter
 
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 OUT = os.path.join(ROOT, "Tests", "NeuralRuntimeTests", "Fixtures")
-MODELS = ["face_detection_short_range", "face_detection_full_range", "face_landmark"]
+MODELS = ["face_detection_short_range", "face_detection_full_range", "face_landmark", "iris_landmark"]
 
 
 def pattern(name, shape):
