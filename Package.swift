@@ -82,7 +82,7 @@ let package = Package(
         .executableTarget(name: "centerface-bench", dependencies: ["NeuralRuntime", "Detection", "FaceCore"], path: "Benchmarks/centerface-bench",
                           swiftSettings: vectorSettings),
         // Per-face cost of the face-mesh attributes (run through scripts/bench-attributes).
-        .executableTarget(name: "attributes-bench", dependencies: ["Attributes", "Detection", "FaceCore", "MediaIO"],
+        .executableTarget(name: "attributes-bench", dependencies: ["Attributes", "Detection", "FaceCore", "MediaIO", "NeuralRuntime"],
                           path: "Benchmarks/attributes-bench"),
         // Prints BlazeFace detections for raw BGRA images (run through scripts/eval-blazeface).
         .executableTarget(name: "blazeface-eval", dependencies: ["Detection", "FaceCore"],

@@ -6,11 +6,13 @@ import Foundation
 import Glibc
 #endif
 import MediaIO
+import NeuralRuntime
 
 // Where the time of --attributes goes, per face: attributes-bench IMAGE [--runs N] [--models DIR].
 // Pastes IMAGE (a portrait) into a 1280x720 grey frame, detects the face once, then prints the
-// median milliseconds (this thread's CPU time) of the crop sampling alone and of the whole
-// FaceMeshAnalyzer.analyze per face (sampling, mesh inference, mapping, measures).
+// median milliseconds (this thread's CPU time) of the crop sampling alone, of the whole
+// FaceMeshAnalyzer.analyze per face (sampling, mesh inference, mapping, measures, and with blink the
+// iris model on both eyes), and of the iris model on one eye.
 
 /// Median of `runs` timings of `body`, in milliseconds of this thread's CPU time (which other
 /// processes on a shared machine do not inflate).
@@ -60,8 +62,19 @@ do {
         var copy = [face]
         try analyzer.analyze(&copy, in: frame)
     }
-    print(String(format: "face %.0f px: crop sampling %.3f ms, analyze (sample + mesh + measures) %.3f ms per face",
-                 face.bounds.width, sampling, whole))
+    let iris = try IrisLandmarkModel(modelPath: try models.path(for: IrisLandmarkModel.modelFileName))
+    var analysed = [face]
+    try analyzer.analyze(&analysed, in: frame)
+    guard let points = analysed.first?.landmarks else { throw ModelError.damaged(path: imagePath, reason: "no mesh") }
+    let eye = median(runs: runs) {
+        _ = iris.eye(imageLeftCorner: points[33], imageRightCorner: points[133], mirrored: false, in: frame)
+    }
+    print(String(format: "face %.0f px: crop sampling %.3f ms, analyze (sample + mesh + measures + iris on both eyes) %.3f ms per face; iris model %.3f ms per eye",
+                 face.bounds.width, sampling, whole, eye))
+    if let network = try? NeuralNetwork(tfliteFile: try models.path(for: IrisLandmarkModel.modelFileName)) {
+        let profile = network.profileKernels(runs: runs).map { String(format: "%@ %.3f", $0.kernel, $0.milliseconds) }
+        print("iris model per kernel (ms): " + profile.joined(separator: ", "))
+    }
 } catch {
     FileHandle.standardError.write("attributes-bench: \(error)\n".data(using: .utf8)!)
     exit(1)

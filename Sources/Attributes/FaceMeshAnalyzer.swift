@@ -53,11 +53,7 @@ public final class FaceMeshAnalyzer: FaceAnalyzer {
         self.presenceThreshold = presenceThreshold
         self.minFaceSize = minFaceSize
         self.cropScale = cropScale
-        do {
-            network = try NeuralNetwork(tfliteFile: modelPath)
-        } catch let error as NeuralRuntimeError {
-            throw ModelError.damaged(path: modelPath, reason: error.description)
-        }
+        network = try NeuralNetwork.analyzerModel(at: modelPath)
         let size = Self.inputSize
         guard network.inputShapes.first == [1, size, size, 3],
               let points = network.outputShapes.firstIndex(of: [1, 1, 1, FaceMeshIndex.count * 3]),

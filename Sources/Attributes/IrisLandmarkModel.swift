@@ -21,11 +21,7 @@ public final class IrisLandmarkModel {
     /// Loads the model; throws `ModelError` for a missing or damaged file and
     /// `AttributeError.notIrisModel` for a model with other inputs or outputs.
     public init(modelPath: String) throws {
-        do {
-            network = try NeuralNetwork(tfliteFile: modelPath)
-        } catch let error as NeuralRuntimeError {
-            throw ModelError.damaged(path: modelPath, reason: error.description)
-        }
+        network = try NeuralNetwork.analyzerModel(at: modelPath)
         let size = Self.inputSize
         guard network.inputShapes.first == [1, size, size, 3],
               let contour = network.outputShapes.firstIndex(of: [1, IrisIndex.contourCount * 3]),

@@ -2,7 +2,8 @@
 /// `TrackedFaceProcessor` turns into the `hasSmile` / eye-closed flags.
 public struct FaceAttributeScores: Sendable, Equatable {
     /// Eye aspect ratio (mean lid opening over corner distance) of the eye on the image's left
-    /// (the subject's right eye); 0.2-0.45 on the open eyes measured in calibration. `nil` when not measured.
+    /// (the subject's right eye); from the iris model's lids 0.06-0.19 on the closed and 0.1-0.4 on
+    /// the open eyes measured in calibration (docs/attributes.md). `nil` when not measured.
     public var leftEyeOpenness: Double?
     /// Eye aspect ratio of the eye on the image's right (the subject's left eye).
     public var rightEyeOpenness: Double?
