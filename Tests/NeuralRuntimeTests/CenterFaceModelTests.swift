@@ -56,6 +56,25 @@ final class CenterFaceModelTests: XCTestCase {
         }
     }
 
+    /// Workers splitting one convolution must share no scratch memory: at a size where the split
+    /// matters, repeated multi-threaded runs give bit for bit the single-threaded outputs. (The
+    /// input is filled before every run: the arena reuses the input's memory once it is consumed.)
+    func testThreadedRunsMatchTheSingleThreadedRunExactly() throws {
+        let graph = try ONNXReader.graph(contentsOf: try TestSupport.modelPath("centerface.onnx"))
+        let network = try ResizableNetwork(graph: graph).network(height: 352, width: 640)
+        let input = pattern("noise", height: 352, width: 640)
+        _ = network.input(0).update(from: input)
+        network.run()
+        let expected = (0..<4).map { Array(network.output($0)) }
+        for run in 0..<4 {
+            _ = network.input(0).update(from: input)
+            network.run(threads: 4)
+            for index in 0..<4 {
+                XCTAssertTrue(Array(network.output(index)) == expected[index], "run \(run), output \(index)")
+            }
+        }
+    }
+
     func testCachesOneNetworkPerSize() throws {
         let graph = try ONNXReader.graph(contentsOf: try TestSupport.modelPath("centerface.onnx"))
         let model = try ResizableNetwork(graph: graph, capacity: 2)

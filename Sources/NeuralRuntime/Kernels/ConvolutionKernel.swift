@@ -14,7 +14,6 @@ struct ConvolutionKernel {
     let parameters: ConvolutionParameters
     let clamp: ClampRange
     /// Eight floats for storing a partial vector.
-    let scratch: UnsafeMutablePointer<Float>
 
     /// Packs `filter` ([Cout][KH][KW][Cin]) and `biasValues` into `storage`.
     init(input: UnsafePointer<Float>, output: UnsafeMutablePointer<Float>, inputShape: [Int], outputShape: [Int],
@@ -35,7 +34,6 @@ struct ConvolutionKernel {
         bias = storage.paddedCopy(biasValues, count: outC, paddedCount: paddedOut)
         self.parameters = parameters
         clamp = ClampRange(parameters.activation)
-        scratch = storage.allocate(8)
     }
 
     func run() { run(part: 0, of: 1) }
@@ -134,7 +132,7 @@ struct ConvolutionKernel {
         if co + 8 <= outC {
             store8(clamped, destination)
         } else {
-            storePartial(clamped, destination, count: outC - co, scratch: scratch)
+            storePartial(clamped, destination, count: outC - co)
         }
     }
 

@@ -12,7 +12,6 @@ struct DepthwiseConvolutionKernel {
     let parameters: ConvolutionParameters
     let clamp: ClampRange
     /// Eight floats for storing a partial vector.
-    let scratch: UnsafeMutablePointer<Float>
     /// Zeros standing in for input rows above or below the image (3x3 fast path).
     let zeroRow: UnsafePointer<Float>
 
@@ -35,7 +34,6 @@ struct DepthwiseConvolutionKernel {
         bias = storage.paddedCopy(biasValues, count: outC, paddedCount: paddedOut)
         self.parameters = parameters
         clamp = ClampRange(parameters.activation)
-        scratch = storage.allocate(8)
         zeroRow = UnsafePointer(storage.allocate(inW * inC + 16))
     }
 
@@ -92,7 +90,7 @@ struct DepthwiseConvolutionKernel {
                         acc = acc.addingProduct(load8(p2 + 2 * inC), w22)
                         let destination = destinationRow + ox * outC + c
                         if partial {
-                            storePartial(clamp.apply(acc), destination, count: outC - c, scratch: scratch)
+                            storePartial(clamp.apply(acc), destination, count: outC - c)
                         } else {
                             store8(clamp.apply(acc), destination)
                         }
@@ -109,7 +107,7 @@ struct DepthwiseConvolutionKernel {
                         }
                         let destination = destinationRow + ox * outC + c
                         if partial {
-                            storePartial(clamp.apply(acc), destination, count: outC - c, scratch: scratch)
+                            storePartial(clamp.apply(acc), destination, count: outC - c)
                         } else {
                             store8(clamp.apply(acc), destination)
                         }

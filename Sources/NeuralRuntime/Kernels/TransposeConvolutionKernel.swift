@@ -25,7 +25,6 @@ struct TransposeConvolutionKernel {
     let strideH: Int, strideW: Int, padTop: Int, padLeft: Int
     let clamp: ClampRange
     /// Eight floats for adding a partial vector.
-    let scratch: UnsafeMutablePointer<Float>
 
     /// Packs `filter` ([Cout][KH][KW][Cin]) and `biasValues` into `storage`.
     init(input: UnsafePointer<Float>, output: UnsafeMutablePointer<Float>, inputShape: [Int], outputShape: [Int],
@@ -48,7 +47,6 @@ struct TransposeConvolutionKernel {
         (strideH, strideW) = (parameters.strideH, parameters.strideW)
         (padTop, padLeft) = (parameters.padding.top, parameters.padding.left)
         clamp = ClampRange(parameters.activation)
-        scratch = storage.allocate(8)
     }
 
     func run() {
@@ -94,8 +92,7 @@ struct TransposeConvolutionKernel {
             if co + 8 <= outC {
                 store8(load8(destination + co) + acc, destination + co)
             } else {
-                store8(acc, scratch)
-                for lane in 0..<(outC - co) { destination[co + lane] += scratch[lane] }
+                addPartial(acc, destination + co, count: outC - co)
             }
             co += 8
         }

@@ -19,15 +19,26 @@ func maximum(_ a: Float8, _ b: Float8) -> Float8 {
     a.replacing(with: b, where: a .< b)
 }
 
-/// Stores the first `count` (< 8) lanes of `value` by way of `scratch` (8 floats). The vector
-/// goes to memory whole and the lanes are copied out of line: extracting lanes inside a hot loop
-/// (or passing the vector to a function) makes the optimiser split the loop's vectors into halves
-/// or scalars.
+/// Stores the first `count` (< 8) lanes of `value`. The vector goes to the caller's stack whole
+/// and the lanes are copied out of line: extracting lanes inside a hot loop (or passing the vector
+/// to a function) makes the optimiser split the loop's vectors into halves or scalars. The stack
+/// copy is private to the thread, so workers splitting one kernel never share it.
 @inline(__always)
-func storePartial(_ value: Float8, _ pointer: UnsafeMutablePointer<Float>, count: Int,
-                  scratch: UnsafeMutablePointer<Float>) {
-    store8(value, scratch)
-    copyFloats(scratch, pointer, count: count)
+func storePartial(_ value: Float8, _ pointer: UnsafeMutablePointer<Float>, count: Int) {
+    var lanes = value
+    withUnsafeBytes(of: &lanes) { raw in
+        copyFloats(raw.baseAddress!.assumingMemoryBound(to: Float.self), pointer, count: count)
+    }
+}
+
+/// Adds `value`'s first `count` (< 8) lanes to `pointer`'s floats, by way of the stack as `storePartial`.
+@inline(__always)
+func addPartial(_ value: Float8, _ pointer: UnsafeMutablePointer<Float>, count: Int) {
+    var lanes = value
+    withUnsafeBytes(of: &lanes) { raw in
+        let source = raw.baseAddress!.assumingMemoryBound(to: Float.self)
+        for lane in 0..<count { pointer[lane] += source[lane] }
+    }
 }
 
 /// Copies `count` floats; out of line on purpose (see `storePartial`).
