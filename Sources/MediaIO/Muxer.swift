@@ -103,9 +103,6 @@ public final class Muxer: @unchecked Sendable {
         return io.pointee.error < 0
     }
 
-    /// The time base of an output stream (valid after `start()`).
-    public func timeBase(ofStream index: Int) -> AVRational { context.pointee.streams[index]!.pointee.time_base }
-
     /// Writes the trailer, closes the file and renames it to the final path.
     public func finish() throws {
         guard headerWritten, !finished else { return }

@@ -13,7 +13,6 @@ struct ConvolutionKernel {
     let kernelH: Int, kernelW: Int
     let parameters: ConvolutionParameters
     let clamp: ClampRange
-    /// Eight floats for storing a partial vector.
 
     /// Packs `filter` ([Cout][KH][KW][Cin]) and `biasValues` into `storage`.
     init(input: UnsafePointer<Float>, output: UnsafeMutablePointer<Float>, inputShape: [Int], outputShape: [Int],

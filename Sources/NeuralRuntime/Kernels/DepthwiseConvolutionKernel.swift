@@ -11,7 +11,6 @@ struct DepthwiseConvolutionKernel {
     let kernelH: Int, kernelW: Int, multiplier: Int
     let parameters: ConvolutionParameters
     let clamp: ClampRange
-    /// Eight floats for storing a partial vector.
     /// Zeros standing in for input rows above or below the image (3x3 fast path).
     let zeroRow: UnsafePointer<Float>
 

@@ -24,7 +24,6 @@ struct TransposeConvolutionKernel {
     let paddedOut: Int
     let strideH: Int, strideW: Int, padTop: Int, padLeft: Int
     let clamp: ClampRange
-    /// Eight floats for adding a partial vector.
 
     /// Packs `filter` ([Cout][KH][KW][Cin]) and `biasValues` into `storage`.
     init(input: UnsafePointer<Float>, output: UnsafeMutablePointer<Float>, inputShape: [Int], outputShape: [Int],
