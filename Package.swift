@@ -18,6 +18,8 @@ let package = Package(
     products: [
         .executable(name: "facetrack", targets: ["facetrack"]),
         .library(name: "FaceTrack", targets: ["FaceTrack"]),
+        // Detection on in-memory images only: no FFmpeg to link.
+        .library(name: "FaceDetection", targets: ["FaceDetection"]),
     ],
     targets: [
         // C interop: the FFmpeg libraries plus a shim for macros Swift cannot import.
@@ -40,15 +42,17 @@ let package = Package(
         .target(name: "Tracking", dependencies: ["FaceCore"]),
         // Overlays drawn on BGRA frames: boxes, eye markers and sprites, labels, anonymisation.
         .target(name: "Rendering", dependencies: ["FaceCore"], swiftSettings: hotLoopSettings),
-        // Dispatch stages from decoded frame to encoded packet, and the CSV writer.
-        .target(name: "Pipeline", dependencies: ["FaceCore", "MediaIO"]),
+        // The job (`FaceTrackJob`): Dispatch stages from decoded frame to encoded packet, and the CSV writers.
+        .target(name: "Pipeline", dependencies: ["FaceCore", "MediaIO", "Detection", "Tracking", "Rendering", "Attributes"]),
         // Scores face tracks against ground truth (detection and CLEAR MOT / IDF1 metrics), check manifests.
         .target(name: "Evaluation", dependencies: ["FaceCore", "Tracking"]),
         // The public library: one import for other Swift programs.
-        .target(name: "FaceTrack", dependencies: ["FaceCore", "MediaIO", "Detection", "Tracking", "Rendering", "Pipeline", "NeuralRuntime", "Evaluation",
-                                                          "Attributes"]),
-        // Batch runs: input discovery, sharding, output layout and locks, results records (Foundation only).
-        .target(name: "Batch"),
+        .target(name: "FaceTrack", dependencies: ["FaceCore", "MediaIO", "Detection", "Tracking", "Rendering", "Pipeline",
+                                                  "Evaluation", "Attributes"]),
+        // The detection-only library (FaceCore, Detection, Attributes): no FFmpeg.
+        .target(name: "FaceDetection", dependencies: ["FaceCore", "Detection", "Attributes"]),
+        // Batch runs: input discovery, sharding, output layout and locks, results records, the worker pool.
+        .target(name: "Batch", dependencies: ["Pipeline"]),
         // The command-line tool.
         // Depends on every module directly (not only through FaceTrack's re-exports) so that
         // incremental builds recompile it whenever one of them changes.
@@ -65,7 +69,7 @@ let package = Package(
         .testTarget(name: "AttributesTests", dependencies: ["Attributes", "FaceCore", "Detection", "MediaIO"]),
         .testTarget(name: "TrackingTests", dependencies: ["Tracking", "FaceCore"]),
         .testTarget(name: "RenderingTests", dependencies: ["Rendering", "FaceCore"]),
-        .testTarget(name: "PipelineTests", dependencies: ["Pipeline", "MediaIO", "FaceCore", "TestSupport"]),
+        .testTarget(name: "PipelineTests", dependencies: ["Pipeline", "MediaIO", "FaceCore", "Detection", "Tracking", "TestSupport"]),
         .testTarget(name: "EvaluationTests", dependencies: ["Evaluation", "FaceCore", "TestSupport"]),
         .testTarget(name: "BatchTests", dependencies: ["Batch", "TestSupport"]),
         .testTarget(name: "EndToEndTests", dependencies: ["facetrack", "TestSupport"]),

@@ -2,21 +2,21 @@
 /// median of the last `capacity` measurements it was given. The stabilizer leaves out frames it
 /// judged closed on the relative band, so blinks do not drag it down, and the median shrugs off the
 /// odd wild reading (a turned head's hidden eye).
-public struct EyeBaseline: Sendable, Equatable {
+package struct EyeBaseline: Sendable, Equatable {
     /// How many recent open measurements the median runs over (about a second of video).
-    public static let capacity = 31
+    package static let capacity = 31
 
     private var recent: [Double] = []
     private var next = 0
 
     /// An empty baseline.
-    public init() {}
+    package init() {}
 
     /// How many open measurements it holds (at most `capacity`).
-    public var count: Int { recent.count }
+    package var count: Int { recent.count }
 
     /// The median of the held measurements (0 when empty).
-    public var typical: Double {
+    package var typical: Double {
         guard !recent.isEmpty else { return 0 }
         let sorted = recent.sorted()
         let middle = sorted.count / 2
@@ -24,7 +24,7 @@ public struct EyeBaseline: Sendable, Equatable {
     }
 
     /// Adds one measurement, unless `closed` (then it is left out).
-    public mutating func update(_ openness: Double, closed: Bool) {
+    package mutating func update(_ openness: Double, closed: Bool) {
         guard openness.isFinite, !closed else { return }
         if recent.count < Self.capacity {
             recent.append(openness)

@@ -6,22 +6,22 @@ import Foundation
 /// so the eyes are level in the crop. Maps between crop coordinates (0...`size` on each axis, the
 /// model's landmark units) and frame pixels, and samples the crop into the model's input.
 /// The iris model's eye crops are the same kind of region (`init(eyeFrom:to:)`), optionally mirrored.
-public struct FaceMeshCrop: Sendable, Equatable {
+package struct FaceMeshCrop: Sendable, Equatable {
     /// Crop centre in frame pixels.
-    public let center: Point
+    package let center: Point
     /// Crop side in frame pixels.
-    public let side: Double
+    package let side: Double
     /// Rotation in radians: the crop's x axis points along (cos, sin) in the frame (y down), so a
     /// positive angle is clockwise on screen, like `FaceObservation.roll`.
-    public let angle: Double
+    package let angle: Double
     /// Model input side in pixels.
-    public let size: Int
+    package let size: Int
     /// True when the crop is flipped left to right (crop x runs against the rotated x axis), as the
     /// iris model wants for the eye on the image's right.
-    public let mirrored: Bool
+    package let mirrored: Bool
 
     /// A crop with explicit geometry.
-    public init(center: Point, side: Double, angle: Double, size: Int = 192, mirrored: Bool = false) {
+    package init(center: Point, side: Double, angle: Double, size: Int = 192, mirrored: Bool = false) {
         self.center = center
         self.side = side
         self.angle = angle
@@ -32,14 +32,14 @@ public struct FaceMeshCrop: Sendable, Equatable {
     /// MediaPipe's iris-model crop of one eye: centred between the eye corners `from` (the one on
     /// the image's left) and `to`, turned along the line between them, side `scale` times their
     /// distance; `mirrored` flips it so the image-right eye looks like an image-left one.
-    public init(eyeFrom from: Point, to: Point, scale: Double = 2.3, size: Int = 64, mirrored: Bool = false) {
+    package init(eyeFrom from: Point, to: Point, scale: Double = 2.3, size: Int = 64, mirrored: Bool = false) {
         self.init(center: Point(x: (from.x + to.x) / 2, y: (from.y + to.y) / 2), side: scale * from.distance(to: to),
                   angle: atan2(to.y - from.y, to.x - from.x), size: size, mirrored: mirrored)
     }
 
     /// MediaPipe's crop for a detected face: rotation from the eye line when both eyes are known
     /// (none otherwise), side `scale` times the box's longer side.
-    public init(face: FaceObservation, scale: Double = 1.5, size: Int = 192) {
+    package init(face: FaceObservation, scale: Double = 1.5, size: Int = 192) {
         var angle = 0.0
         if let left = face.leftEye, let right = face.rightEye, left.isFinite, right.isFinite, left != right {
             angle = atan2(right.y - left.y, right.x - left.x)
@@ -49,14 +49,14 @@ public struct FaceMeshCrop: Sendable, Equatable {
     }
 
     /// The frame point of crop point (`x`, `y`) in crop pixels (0...size).
-    public func framePoint(x: Double, y: Double) -> Point {
+    package func framePoint(x: Double, y: Double) -> Point {
         let u = (x / Double(size) - 0.5) * (mirrored ? -side : side), v = (y / Double(size) - 0.5) * side
         let c = cos(angle), s = sin(angle)
         return Point(x: center.x + u * c - v * s, y: center.y + u * s + v * c)
     }
 
     /// The crop point (crop pixels) of a frame point; inverse of `framePoint`.
-    public func cropPoint(_ point: Point) -> Point {
+    package func cropPoint(_ point: Point) -> Point {
         let dx = point.x - center.x, dy = point.y - center.y
         let c = cos(angle), s = sin(angle)
         let u = dx * c + dy * s, v = -dx * s + dy * c
@@ -66,7 +66,7 @@ public struct FaceMeshCrop: Sendable, Equatable {
     /// Writes the crop of `image` as `size * size * 3` RGB floats in [0, 1] (what the face-mesh
     /// model expects), bilinear; parts outside the frame are black. Large crops sample a
     /// block-averaged copy of the frame so the bilinear step does not alias.
-    public func sample(_ image: BGRAImage, into input: UnsafeMutableBufferPointer<Float>) {
+    package func sample(_ image: BGRAImage, into input: UnsafeMutableBufferPointer<Float>) {
         guard let base = input.baseAddress, input.count >= size * size * 3 else { return }
         guard side.isFinite, side > 0, center.isFinite, angle.isFinite else {
             input.update(repeating: 0)

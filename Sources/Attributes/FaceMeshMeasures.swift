@@ -11,37 +11,37 @@ import Foundation
 /// right): asin of the nose tip's offset from the middle of the face outline (cheek points 234
 /// and 454) over the outline's half width, measured along the eye line. It is an estimate that
 /// grows monotonically with the turn, close to the true angle up to about 45 degrees.
-public struct FaceMeshMeasures: Sendable, Equatable {
+package struct FaceMeshMeasures: Sendable, Equatable {
     /// Eye aspect ratio of the image-left eye: mean of the three lid openings over the corner distance.
-    public let leftEyeOpenness: Double
+    package let leftEyeOpenness: Double
     /// Eye aspect ratio of the image-right eye.
-    public let rightEyeOpenness: Double
+    package let rightEyeOpenness: Double
     /// Centre of the image-left eye (mean of its corners and lid points).
-    public let leftEyeCenter: Point
+    package let leftEyeCenter: Point
     /// Centre of the image-right eye.
-    public let rightEyeCenter: Point
+    package let rightEyeCenter: Point
     /// Centre of the mouth: mean of the two corners and the inner lip centres.
-    public let mouthCenter: Point
+    package let mouthCenter: Point
     /// Mouth width (corner to corner) over the distance between the eye centres.
-    public let mouthWidthRatio: Double
+    package let mouthWidthRatio: Double
     /// How far the mouth corners sit above the lip centre, along the face's up axis, over the
     /// mouth width (positive when the corners are raised).
-    public let cornerLift: Double
+    package let cornerLift: Double
     /// In-plane rotation in degrees (see the type's documentation for the sign).
-    public let roll: Double
+    package let roll: Double
     /// Head turn in degrees (see the type's documentation for the sign).
-    public let yaw: Double
+    package let yaw: Double
 
     /// Weight of `cornerLift` in `smileScore`.
-    public static let cornerLiftWeight = 2.0
+    package static let cornerLiftWeight = 2.0
 
     /// Smile score: `mouthWidthRatio + cornerLiftWeight * cornerLift`; a wide mouth with raised
     /// corners scores high (neutral faces score about 0.8, smiles above 1).
-    public var smileScore: Double { mouthWidthRatio + Self.cornerLiftWeight * cornerLift }
+    package var smileScore: Double { mouthWidthRatio + Self.cornerLiftWeight * cornerLift }
 
     /// Measures a face; `nil` when there are not 468 finite points or the geometry is degenerate
     /// (eyes or mouth collapsed to a point).
-    public init?(points: [Point]) {
+    package init?(points: [Point]) {
         guard points.count >= FaceMeshIndex.count, points.allSatisfy(\.isFinite) else { return nil }
         func mean(_ indices: [Int]) -> Point {
             var x = 0.0, y = 0.0

@@ -5,19 +5,19 @@
 /// image-left eye points 33, 7, 163, 144, 145, 153, 154, 155, 133 (outer corner, lower lid, inner
 /// corner) and 246, 161, 160, 159, 158, 157, 173 (upper lid, outer to inner); the rest are a wider
 /// contour and the brow. The 5 iris points are the iris centre and four points on its edge.
-public enum IrisIndex {
+package enum IrisIndex {
     /// Number of eye-contour and brow points (output `[1, 213]` = 71 x, y, z).
-    public static let contourCount = 71
+    package static let contourCount = 71
     /// Number of iris points (output `[1, 15]` = 5 x, y, z).
-    public static let irisCount = 5
+    package static let irisCount = 5
     /// Outer eye corner (mesh 33 / 263).
-    public static let outerCorner = 0
+    package static let outerCorner = 0
     /// Inner eye corner (mesh 133 / 362).
-    public static let innerCorner = 8
+    package static let innerCorner = 8
     /// Upper-lid points measured, outer to inner (mesh 161, 160, 159, 158, 157).
-    public static let upperLid = [10, 11, 12, 13, 14]
+    package static let upperLid = [10, 11, 12, 13, 14]
     /// Lower-lid points facing `upperLid` (mesh 163, 144, 145, 153, 154).
-    public static let lowerLid = [2, 3, 4, 5, 6]
+    package static let lowerLid = [2, 3, 4, 5, 6]
     /// Iris centre, in the iris output.
-    public static let irisCenter = 0
+    package static let irisCenter = 0
 }

@@ -6,13 +6,13 @@ import NeuralRuntime
 /// distance, square, turned along the corner line, the image-right eye mirrored so it looks like
 /// the image-left eye the model was trained on), samples it to 64 x 64 RGB in [0, 1], runs the
 /// model and maps its 71 contour and 5 iris points back to frame pixels. One instance per thread.
-public final class IrisLandmarkModel {
+package final class IrisLandmarkModel {
     /// The model file looked up in the models folder.
-    public static let modelFileName = "iris_landmark.tflite"
+    package static let modelFileName = "iris_landmark.tflite"
     /// Model input side.
-    public static let inputSize = 64
+    package static let inputSize = 64
     /// Crop side over the eye-corner distance.
-    public static let cropScale = 2.3
+    package static let cropScale = 2.3
 
     private let network: NeuralNetwork
     private let contourOutput: Int
@@ -20,7 +20,7 @@ public final class IrisLandmarkModel {
 
     /// Loads the model; throws `ModelError` for a missing or damaged file and
     /// `AttributeError.notIrisModel` for a model with other inputs or outputs.
-    public init(modelPath: String) throws {
+    package init(modelPath: String) throws {
         network = try NeuralNetwork.analyzerModel(at: modelPath)
         let size = Self.inputSize
         guard network.inputShapes.first == [1, size, size, 3],
@@ -34,12 +34,12 @@ public final class IrisLandmarkModel {
 
     /// The crop the model sees for the eye between `imageLeftCorner` and `imageRightCorner`;
     /// `mirrored` for the eye on the image's right.
-    public static func crop(imageLeftCorner: Point, imageRightCorner: Point, mirrored: Bool) -> FaceMeshCrop {
+    package static func crop(imageLeftCorner: Point, imageRightCorner: Point, mirrored: Bool) -> FaceMeshCrop {
         FaceMeshCrop(eyeFrom: imageLeftCorner, to: imageRightCorner, scale: cropScale, size: inputSize, mirrored: mirrored)
     }
 
     /// Runs the model on one eye; `nil` for degenerate corners or non-finite output.
-    public func eye(imageLeftCorner: Point, imageRightCorner: Point, mirrored: Bool, in image: BGRAImage) -> IrisEye? {
+    package func eye(imageLeftCorner: Point, imageRightCorner: Point, mirrored: Bool, in image: BGRAImage) -> IrisEye? {
         guard imageLeftCorner.isFinite, imageRightCorner.isFinite,
               imageLeftCorner.distance(to: imageRightCorner) > 1 else { return nil }
         let crop = Self.crop(imageLeftCorner: imageLeftCorner, imageRightCorner: imageRightCorner, mirrored: mirrored)

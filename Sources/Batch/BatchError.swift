@@ -1,5 +1,5 @@
 /// Why a batch cannot start or an input cannot be handled. Each description is one line naming the thing.
-public enum BatchError: Error, CustomStringConvertible, Sendable, Equatable {
+package enum BatchError: Error, CustomStringConvertible, Sendable, Equatable {
     /// A `--shard` value that is not `I/N` with 0 ≤ I < N.
     case badShard(String)
     /// An `--outputs` list with an unknown or no kind.
@@ -18,7 +18,7 @@ public enum BatchError: Error, CustomStringConvertible, Sendable, Equatable {
     case results(String, reason: String)
 
     /// One line for the user.
-    public var description: String {
+    package var description: String {
         switch self {
         case .badShard(let text):
             return "invalid shard '\(text)': expected I/N with 0 <= I < N (I is 0-based), or auto"

@@ -1,15 +1,15 @@
 /// One input file of a batch.
-public struct BatchInput: Sendable, Equatable {
+package struct BatchInput: Sendable, Equatable {
     /// The absolute path with symbolic links resolved (the key for sorting, sharding and dedupe).
-    public let path: String
+    package let path: String
     /// Where its outputs go below the output folder: the path relative to the batch's root,
     /// e.g. `trip/day1/clip.mov`.
-    public let relativePath: String
+    package let relativePath: String
     /// False for a listed path that does not exist (it is reported as failed).
-    public let exists: Bool
+    package let exists: Bool
 
     /// Creates an input.
-    public init(path: String, relativePath: String, exists: Bool = true) {
+    package init(path: String, relativePath: String, exists: Bool = true) {
         self.path = path
         self.relativePath = relativePath
         self.exists = exists

@@ -1,17 +1,17 @@
 import Foundation
 
 /// Counters of a running batch (thread-safe) and the progress line drawn from them.
-public final class BatchProgress: @unchecked Sendable {
+package final class BatchProgress: @unchecked Sendable {
     private let lock = NSLock()
     private let total: Int
     private let started = Date()
     private var done = 0, skipped = 0, failed = 0, frames = 0
 
     /// Progress over `total` inputs.
-    public init(total: Int) { self.total = total }
+    package init(total: Int) { self.total = total }
 
     /// Counts one finished input.
-    public func add(_ record: ResultRecord) {
+    package func add(_ record: ResultRecord) {
         lock.withLock {
             switch record.status {
             case .done: done += 1
@@ -23,7 +23,7 @@ public final class BatchProgress: @unchecked Sendable {
     }
 
     /// The current line.
-    public func line() -> String {
+    package func line() -> String {
         lock.withLock {
             BatchProgress.line(total: total, done: done, skipped: skipped, failed: failed, frames: frames,
                                elapsed: Date().timeIntervalSince(started))
@@ -32,7 +32,7 @@ public final class BatchProgress: @unchecked Sendable {
 
     /// "files 5/8 (1 skipped, 1 failed), 300 frames, 95.0 fps, ETA 6 s". The ETA assumes the
     /// inputs still to do take as long as the ones processed so far (skips are not counted).
-    public static func line(total: Int, done: Int, skipped: Int, failed: Int, frames: Int, elapsed: Double) -> String {
+    package static func line(total: Int, done: Int, skipped: Int, failed: Int, frames: Int, elapsed: Double) -> String {
         let finished = done + skipped + failed
         var text = "files \(finished)/\(total)"
         var notes: [String] = []

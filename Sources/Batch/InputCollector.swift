@@ -12,38 +12,38 @@ import Glibc
 /// their extension. Duplicates (the same file by real path, e.g. through a symbolic link or
 /// both in a folder and a list) are kept once. Paths in a list file are relative to the
 /// current folder; blank lines and lines starting with `#` are ignored.
-public struct InputCollector {
+package struct InputCollector {
     /// The extensions scanned for by default: video containers and still images.
-    public static let defaultExtensions: Set<String> = [
+    package static let defaultExtensions: Set<String> = [
         "mp4", "mov", "mkv", "webm", "avi", "m4v", "mpg", "mpeg", "ts", "mts", "m2ts", "wmv", "flv", "3gp", "ogv",
         "jpg", "jpeg", "png", "bmp", "webp", "tif", "tiff",
     ]
 
     /// Lower-case extensions without the dot.
-    public var extensions: Set<String>
+    package var extensions: Set<String>
     /// Folders never entered (absolute paths; resolved here).
-    public var excluded: [String]
+    package var excluded: [String]
 
     /// What was found.
-    public struct Collection: Sendable {
+    package struct Collection: Sendable {
         /// The inputs, sorted by path, each once.
-        public var inputs: [BatchInput]
+        package var inputs: [BatchInput]
         /// Repeated files dropped.
-        public var duplicates: Int
+        package var duplicates: Int
         /// Problems that did not stop the scan (unreadable folders), one line each.
-        public var warnings: [String]
+        package var warnings: [String]
         /// The folder the relative paths start from.
-        public var root: String
+        package var root: String
     }
 
     /// A collector for `extensions`, skipping `excluded` folders.
-    public init(extensions: Set<String> = InputCollector.defaultExtensions, excluded: [String] = []) {
+    package init(extensions: Set<String> = InputCollector.defaultExtensions, excluded: [String] = []) {
         self.extensions = Set(extensions.map { $0.lowercased() })
         self.excluded = excluded.map(InputCollector.resolve)
     }
 
     /// Collects `arguments` (files, folders or glob patterns) and the lines of `listFiles`.
-    public func collect(_ arguments: [String], listFiles: [String] = []) throws -> Collection {
+    package func collect(_ arguments: [String], listFiles: [String] = []) throws -> Collection {
         var folders: [String] = []
         var files: [(path: String, exists: Bool)] = []
         var warnings: [String] = []
@@ -83,7 +83,7 @@ public struct InputCollector {
     }
 
     /// Whether a file name has one of the scanned extensions.
-    public func matches(_ name: String) -> Bool {
+    package func matches(_ name: String) -> Bool {
         extensions.contains((name as NSString).pathExtension.lowercased())
     }
 
@@ -133,7 +133,7 @@ public struct InputCollector {
     }
 
     /// The absolute path with links resolved; for a missing file, the standardized absolute path.
-    public static func resolve(_ path: String) -> String {
+    package static func resolve(_ path: String) -> String {
         if let real = realpath(path, nil) {
             defer { free(real) }
             return String(cString: real)

@@ -1,5 +1,5 @@
 /// A file `batch` writes per input.
-public enum OutputKind: String, Sendable, CaseIterable {
+package enum OutputKind: String, Sendable, CaseIterable {
     /// The overlaid copy: NAME.mp4 for videos, NAME.<same extension> for still images.
     case video
     /// The per-frame face tracks: NAME.csv.
@@ -8,9 +8,11 @@ public enum OutputKind: String, Sendable, CaseIterable {
     case mot
     /// The JSON list of tracks: NAME.tracks.json.
     case tracks
+    /// The face-mesh points of every detected face: NAME.landmarks.csv.
+    case landmarks
 
     /// Parses a comma-separated list such as `video,csv` (repeats kept once).
-    public static func parseList(_ text: String) throws -> [OutputKind] {
+    package static func parseList(_ text: String) throws -> [OutputKind] {
         var kinds: [OutputKind] = []
         for word in text.split(separator: ",").map({ $0.trimmingCharacters(in: .whitespaces) }) {
             guard let kind = OutputKind(rawValue: word) else { throw BatchError.badOutputs(text) }

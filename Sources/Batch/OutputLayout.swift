@@ -4,17 +4,17 @@ import Foundation
 /// input (`trip/day1/clip.mov` → `OUT/trip/day1/clip.mp4`, `clip.csv`...). When two inputs in one
 /// folder share a stem (`clip.mov`, `clip.mp4`) both keep their extension in it (`clip.mov.csv`,
 /// `clip.mp4.csv`). Decided over the whole input list, so every shard agrees.
-public struct OutputLayout: Sendable {
+package struct OutputLayout: Sendable {
     /// The output folder.
-    public let folder: String
+    package let folder: String
     /// The kinds written for each input.
-    public let kinds: [OutputKind]
+    package let kinds: [OutputKind]
     /// Extensions treated as still images (their overlaid copy keeps the extension).
-    public static let imageExtensions: Set<String> = ["jpg", "jpeg", "png", "bmp", "webp", "tif", "tiff"]
+    package static let imageExtensions: Set<String> = ["jpg", "jpeg", "png", "bmp", "webp", "tif", "tiff"]
     private let stems: [String: String]
 
     /// The layout of `inputs` (the whole, unsharded list) under `folder`.
-    public init(folder: String, kinds: [OutputKind], inputs: [BatchInput]) {
+    package init(folder: String, kinds: [OutputKind], inputs: [BatchInput]) {
         self.folder = folder
         self.kinds = kinds
         var byStem: [String: [BatchInput]] = [:]
@@ -29,7 +29,7 @@ public struct OutputLayout: Sendable {
     }
 
     /// The output path of one kind for `input`.
-    public func path(_ kind: OutputKind, for input: BatchInput) -> String {
+    package func path(_ kind: OutputKind, for input: BatchInput) -> String {
         let stem = stems[input.path] ?? (input.relativePath as NSString).deletingPathExtension
         let base = (folder as NSString).appendingPathComponent(stem)
         switch kind {
@@ -39,21 +39,22 @@ public struct OutputLayout: Sendable {
         case .csv: return base + ".csv"
         case .mot: return base + ".mot.txt"
         case .tracks: return base + ".tracks.json"
+        case .landmarks: return base + ".landmarks.csv"
         }
     }
 
     /// Every output path of `input`, in `kinds` order.
-    public func paths(for input: BatchInput) -> [String] { kinds.map { path($0, for: input) } }
+    package func paths(for input: BatchInput) -> [String] { kinds.map { path($0, for: input) } }
 
     /// The lock file guarding `input`'s outputs (hidden, beside them).
-    public func lockPath(for input: BatchInput) -> String {
+    package func lockPath(for input: BatchInput) -> String {
         let video = path(.csv, for: input)
         let stem = ((video as NSString).lastPathComponent as NSString).deletingPathExtension
         return ((video as NSString).deletingLastPathComponent as NSString).appendingPathComponent(".\(stem).lock")
     }
 
     /// True when every output exists and was modified no earlier than the input (a rerun skips it).
-    public func isUpToDate(_ input: BatchInput) -> Bool {
+    package func isUpToDate(_ input: BatchInput) -> Bool {
         guard let source = OutputLayout.modificationTime(input.path) else { return false }
         return paths(for: input).allSatisfy { path in
             OutputLayout.modificationTime(path).map { $0 >= source } ?? false

@@ -7,13 +7,13 @@ import Foundation
 /// longer exists, and from any host when its content is unreadable and it is older than a minute
 /// (a creator that died between create and write). A live lock of another host (shared file
 /// systems on a cluster) is always respected.
-public final class OutputLock: Sendable {
+package final class OutputLock: Sendable {
     /// The lock file.
-    public let path: String
+    package let path: String
     private let content: String
 
     /// Takes the lock or throws `BatchError.locked` naming its owner.
-    public init(path: String) throws {
+    package init(path: String) throws {
         self.path = path
         content = "\(getpid()) \(OutputLock.hostName)\n"
         for attempt in 0..<2 {
@@ -39,7 +39,7 @@ public final class OutputLock: Sendable {
     }
 
     /// Removes the lock if it is still ours.
-    public func release() {
+    package func release() {
         if (try? String(contentsOfFile: path, encoding: .utf8)) == content { unlink(path) }
     }
 

@@ -1,9 +1,9 @@
 import Foundation
 
 /// One line of a `--results` file (JSON Lines): what happened to one input.
-public struct ResultRecord: Codable, Sendable, Equatable {
+package struct ResultRecord: Codable, Sendable, Equatable {
     /// What happened.
-    public enum Status: String, Codable, Sendable {
+    package enum Status: String, Codable, Sendable {
         /// Processed now.
         case done
         /// Its outputs were already up to date.
@@ -13,22 +13,22 @@ public struct ResultRecord: Codable, Sendable, Equatable {
     }
 
     /// The input's real path.
-    public var path: String
+    package var path: String
     /// What happened.
-    public var status: Status
+    package var status: Status
     /// Frames processed (0 unless done).
-    public var frames: Int
+    package var frames: Int
     /// Face rows reported.
-    public var faces: Int
+    package var faces: Int
     /// Confirmed tracks.
-    public var tracks: Int
+    package var tracks: Int
     /// Wall-clock seconds spent on it.
-    public var seconds: Double
+    package var seconds: Double
     /// The one-line error of a failed input, or the read warning of one that ended early.
-    public var error: String?
+    package var error: String?
 
     /// Creates a record.
-    public init(path: String, status: Status, frames: Int = 0, faces: Int = 0, tracks: Int = 0, seconds: Double = 0,
+    package init(path: String, status: Status, frames: Int = 0, faces: Int = 0, tracks: Int = 0, seconds: Double = 0,
                 error: String? = nil) {
         self.path = path
         self.status = status
@@ -40,7 +40,7 @@ public struct ResultRecord: Codable, Sendable, Equatable {
     }
 
     /// The record as one JSON line (no newline), keys sorted.
-    public func jsonLine() -> String {
+    package func jsonLine() -> String {
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
         guard let data = try? encoder.encode(self) else { return "{}" }

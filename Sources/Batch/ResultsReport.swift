@@ -4,48 +4,48 @@ import Foundation
 ///
 /// When an input appears more than once (a shard rerun, overlapping lists) the most useful
 /// record wins: done over skipped over failed, and among equals the one read last.
-public struct ResultsReport: Codable, Sendable, Equatable {
+package struct ResultsReport: Codable, Sendable, Equatable {
     /// Inputs, each once.
-    public var files = 0
+    package var files = 0
     /// Inputs processed.
-    public var done = 0
+    package var done = 0
     /// Inputs whose outputs were already up to date.
-    public var skipped = 0
+    package var skipped = 0
     /// Inputs that failed.
-    public var failed = 0
+    package var failed = 0
     /// Frames processed.
-    public var frames = 0
+    package var frames = 0
     /// Face rows reported.
-    public var faces = 0
+    package var faces = 0
     /// Confirmed tracks.
-    public var tracks = 0
+    package var tracks = 0
     /// Processing seconds summed over inputs (CPU-side work, not the wall time of the batch).
-    public var seconds = 0.0
+    package var seconds = 0.0
     /// Records dropped because another record of the same input won.
-    public var duplicates = 0
+    package var duplicates = 0
     /// The failed inputs and their errors.
-    public var failures: [Failure] = []
+    package var failures: [Failure] = []
     /// Lines that were not records, as `FILE:LINE`.
-    public var invalidLines: [String] = []
+    package var invalidLines: [String] = []
     /// The merged records, sorted by path.
-    public var records: [ResultRecord] = []
+    package var records: [ResultRecord] = []
 
     /// A failed input.
-    public struct Failure: Codable, Sendable, Equatable {
+    package struct Failure: Codable, Sendable, Equatable {
         /// The input.
-        public var path: String
+        package var path: String
         /// Its error.
-        public var error: String
+        package var error: String
 
         /// A failure.
-        public init(path: String, error: String) {
+        package init(path: String, error: String) {
             self.path = path
             self.error = error
         }
     }
 
     /// Merges the records of `files` (JSON Lines). Throws when a file cannot be read.
-    public init(files paths: [String]) throws {
+    package init(files paths: [String]) throws {
         var contents: [(String, String)] = []
         for path in paths {
             guard let text = try? String(contentsOfFile: path, encoding: .utf8) else {
@@ -58,7 +58,7 @@ public struct ResultsReport: Codable, Sendable, Equatable {
     }
 
     /// Merges results given as (name, JSON Lines text) pairs.
-    public init(contents: [(name: String, text: String)]) {
+    package init(contents: [(name: String, text: String)]) {
         let decoder = JSONDecoder()
         var best: [String: ResultRecord] = [:]
         for (name, text) in contents {
@@ -101,7 +101,7 @@ public struct ResultsReport: Codable, Sendable, Equatable {
     }
 
     /// The report for people: counts, totals, then one line per failure.
-    public var text: String {
+    package var text: String {
         var lines = ["\(files) files: \(done) done, \(skipped) skipped, \(failed) failed"]
         lines.append(String(format: "%d frames, %d faces, %d tracks, %.1f s of processing", frames, faces, tracks, seconds)
                      + (seconds > 0 ? String(format: " (%.1f fps)", Double(frames) / seconds) : ""))
@@ -114,7 +114,7 @@ public struct ResultsReport: Codable, Sendable, Equatable {
     }
 
     /// The report as one JSON object (records omitted; write them with `mergedLines`).
-    public var json: String {
+    package var json: String {
         var summary = self
         summary.records = []
         let encoder = JSONEncoder()
@@ -124,7 +124,7 @@ public struct ResultsReport: Codable, Sendable, Equatable {
     }
 
     /// The merged records as JSON Lines.
-    public var mergedLines: String {
+    package var mergedLines: String {
         records.map { $0.jsonLine() + "\n" }.joined()
     }
 }

@@ -2,12 +2,12 @@ import Foundation
 
 /// Writes `ResultRecord`s as JSON Lines as inputs finish (thread-safe). Each line is written and
 /// flushed at once, so a run that is killed still leaves the records of the files it finished.
-public final class ResultsWriter: @unchecked Sendable {
+package final class ResultsWriter: @unchecked Sendable {
     private let handle: FileHandle
     private let lock = NSLock()
 
     /// Creates (or truncates) `path`.
-    public init(path: String) throws {
+    package init(path: String) throws {
         guard FileManager.default.createFile(atPath: path, contents: nil),
               let handle = FileHandle(forWritingAtPath: path) else {
             throw BatchError.results(path, reason: "cannot create the results file")
@@ -16,13 +16,13 @@ public final class ResultsWriter: @unchecked Sendable {
     }
 
     /// Appends one record.
-    public func append(_ record: ResultRecord) {
+    package func append(_ record: ResultRecord) {
         let line = Data((record.jsonLine() + "\n").utf8)
         lock.withLock { handle.write(line) }
     }
 
     /// Closes the file.
-    public func close() {
+    package func close() {
         lock.withLock { try? handle.close() }
     }
 }

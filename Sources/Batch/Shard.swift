@@ -2,14 +2,14 @@
 /// `count`-th input starting at `index` (round-robin, so long and short files spread evenly
 /// over the workers). `index` is 0-based, like Slurm's `--array=0-(N-1)` and Kubernetes'
 /// JOB_COMPLETION_INDEX.
-public struct Shard: Sendable, Equatable, CustomStringConvertible {
+package struct Shard: Sendable, Equatable, CustomStringConvertible {
     /// This worker's 0-based index.
-    public let index: Int
+    package let index: Int
     /// The number of workers.
-    public let count: Int
+    package let count: Int
 
     /// A shard; nil unless 0 <= index < count.
-    public init?(index: Int, count: Int) {
+    package init?(index: Int, count: Int) {
         guard count > 0, index >= 0, index < count else { return nil }
         self.index = index
         self.count = count
@@ -17,7 +17,7 @@ public struct Shard: Sendable, Equatable, CustomStringConvertible {
 
     /// Parses `I/N` (0-based I), or `auto` to read the array index from `environment`.
     /// `countOverride` is `--shard-count`, for Kubernetes Indexed Jobs which give only the index.
-    public static func parse(_ text: String, environment: [String: String], countOverride: Int? = nil) throws -> Shard {
+    package static func parse(_ text: String, environment: [String: String], countOverride: Int? = nil) throws -> Shard {
         if text == "auto" { return try fromEnvironment(environment, countOverride: countOverride) }
         let parts = text.split(separator: "/", omittingEmptySubsequences: false)
         guard parts.count == 2, let index = Int(parts[0]), let count = Int(parts[1]),
@@ -28,7 +28,7 @@ public struct Shard: Sendable, Equatable, CustomStringConvertible {
     /// The shard of a Slurm array task (SLURM_ARRAY_TASK_ID minus SLURM_ARRAY_TASK_MIN, divided
     /// by SLURM_ARRAY_TASK_STEP, of SLURM_ARRAY_TASK_COUNT) or of a Kubernetes Indexed Job
     /// (JOB_COMPLETION_INDEX of `countOverride`).
-    public static func fromEnvironment(_ environment: [String: String], countOverride: Int? = nil) throws -> Shard {
+    package static func fromEnvironment(_ environment: [String: String], countOverride: Int? = nil) throws -> Shard {
         func number(_ key: String) -> Int? { environment[key].flatMap { Int($0.trimmingCharacters(in: .whitespaces)) } }
         if let id = number("SLURM_ARRAY_TASK_ID"), let count = countOverride ?? number("SLURM_ARRAY_TASK_COUNT") {
             let minimum = number("SLURM_ARRAY_TASK_MIN") ?? 0
@@ -48,12 +48,12 @@ public struct Shard: Sendable, Equatable, CustomStringConvertible {
     }
 
     /// This worker's part of `items` (which must be in the same order for every worker).
-    public func select<T>(_ items: [T]) -> [T] {
+    package func select<T>(_ items: [T]) -> [T] {
         stride(from: index, to: items.count, by: count).map { items[$0] }
     }
 
     /// `I/N`.
-    public var description: String { "\(index)/\(count)" }
+    package var description: String { "\(index)/\(count)" }
 }
 
 import Foundation

@@ -8,34 +8,34 @@ import Foundation
 ///
 /// Paths are relative to the manifest's folder. `name` defaults to the clip's file name without
 /// extension, `golden` to golden/NAME.csv, `iou` to 0.5. Every clip and truth file must exist.
-public struct CheckManifest: Sendable {
+package struct CheckManifest: Sendable {
     /// One clip to check.
-    public struct Entry: Sendable, Equatable {
+    package struct Entry: Sendable, Equatable {
         /// A short name (test case name, golden file name).
-        public var name: String
+        package var name: String
         /// The video, resolved against the manifest's folder.
-        public var clip: String
+        package var clip: String
         /// The truth CSV, resolved.
-        public var truth: String
+        package var truth: String
         /// Where the accepted tracks CSV is stored, resolved.
-        public var golden: String
+        package var golden: String
         /// Options for `process` (after INPUT).
-        public var options: [String]
+        package var options: [String]
         /// IoU threshold for the evaluation.
-        public var iou: Double
+        package var iou: Double
         /// The limits the clip must meet.
-        public var thresholds: [Threshold]
+        package var thresholds: [Threshold]
         /// The manifest line where the entry's clip is named.
-        public var line: Int
+        package var line: Int
     }
 
     /// The manifest's path.
-    public let path: String
+    package let path: String
     /// The clips, in manifest order.
-    public let entries: [Entry]
+    package let entries: [Entry]
 
     /// Reads and checks a manifest.
-    public static func load(path: String) throws -> CheckManifest {
+    package static func load(path: String) throws -> CheckManifest {
         let data: Data
         do {
             data = try Data(contentsOf: URL(fileURLWithPath: path))
@@ -46,7 +46,7 @@ public struct CheckManifest: Sendable {
     }
 
     /// Parses manifest JSON; relative paths resolve against `path`'s folder.
-    public static func parse(_ data: Data, path: String) throws -> CheckManifest {
+    package static func parse(_ data: Data, path: String) throws -> CheckManifest {
         let text = String(decoding: data, as: UTF8.self)
         if text.trimmingCharacters(in: .whitespacesAndNewlines).isEmpty { throw EvaluationError.badManifest(path, line: nil, reason: "empty file") }
         let object: Any

@@ -1,22 +1,23 @@
 import Foundation
+import FaceCore
 
 /// A JUnit XML report (one test suite, one test case per clip), the format CI systems read.
-public struct JUnitReport: Sendable {
+package struct JUnitReport: Sendable {
     /// One test case.
-    public struct Case: Sendable {
+    package struct Case: Sendable {
         /// The clip name.
-        public var name: String
+        package var name: String
         /// Seconds taken.
-        public var seconds: Double
+        package var seconds: Double
         /// Failed thresholds (a failure) or empty.
-        public var failures: [String]
+        package var failures: [String]
         /// An error that stopped the case (an error), if any.
-        public var error: String?
+        package var error: String?
         /// Extra output (the metrics line).
-        public var output: String
+        package var output: String
 
         /// Creates a case.
-        public init(name: String, seconds: Double, failures: [String], error: String?, output: String) {
+        package init(name: String, seconds: Double, failures: [String], error: String?, output: String) {
             self.name = name
             self.seconds = seconds
             self.failures = failures
@@ -26,18 +27,18 @@ public struct JUnitReport: Sendable {
     }
 
     /// The suite name.
-    public var suite: String
+    package var suite: String
     /// The cases, in order.
-    public var cases: [Case]
+    package var cases: [Case]
 
     /// Creates a report.
-    public init(suite: String, cases: [Case]) {
+    package init(suite: String, cases: [Case]) {
         self.suite = suite
         self.cases = cases
     }
 
     /// The XML text.
-    public func xml() -> String {
+    package func xml() -> String {
         let failures = cases.filter { $0.error == nil && !$0.failures.isEmpty }.count
         let errors = cases.filter { $0.error != nil }.count
         let total = cases.reduce(0) { $0 + $1.seconds }
@@ -59,13 +60,11 @@ public struct JUnitReport: Sendable {
         return text
     }
 
-    /// Writes the XML to `path`.
-    public func write(to path: String) throws {
-        do {
-            try Data(xml().utf8).write(to: URL(fileURLWithPath: path), options: .atomic)
-        } catch {
-            throw EvaluationError.unwritable(path, reason: (error as NSError).localizedDescription)
-        }
+    /// Writes the XML to `path` (under a temporary name, renamed when complete).
+    package func write(to path: String) throws {
+        let file = try BufferedTextFile(path: path)
+        try file.write(xml())
+        try file.finish()
     }
 
     private static func seconds(_ value: Double) -> String { String(format: "%.3f", value) }

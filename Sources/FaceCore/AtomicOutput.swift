@@ -2,15 +2,15 @@ import Foundation
 
 /// An output file written under a temporary name beside its final path and renamed into place
 /// only when complete, so a failed run never leaves a half file that looks finished.
-public struct AtomicOutput: Sendable {
+package struct AtomicOutput: Sendable {
     /// Where the file ends up.
-    public let finalPath: String
+    package let finalPath: String
     /// Where it is written meanwhile (same folder, so the rename is atomic).
-    public let temporaryPath: String
+    package let temporaryPath: String
 
     /// Checks that the output can be written and does not name an input, then picks the temporary name.
     /// Errors are one line naming the path.
-    public init(path: String, inputs: [String] = []) throws {
+    package init(path: String, inputs: [String] = []) throws {
         let url = URL(fileURLWithPath: path)
         finalPath = path
         let folder = url.deletingLastPathComponent().path
@@ -41,7 +41,7 @@ public struct AtomicOutput: Sendable {
     }
 
     /// Renames the finished temporary file to the final path.
-    public func commit() throws {
+    package func commit() throws {
         if rename(temporaryPath, finalPath) != 0 {
             let reason = String(cString: strerror(errno))
             discard()
@@ -50,20 +50,20 @@ public struct AtomicOutput: Sendable {
     }
 
     /// Deletes the temporary file, if any.
-    public func discard() {
+    package func discard() {
         unlink(temporaryPath)
     }
 }
 
 /// Why an output cannot be written.
-public enum AtomicOutputError: Error, CustomStringConvertible, Sendable {
+package enum AtomicOutputError: Error, CustomStringConvertible, Sendable {
     /// The output names an input file.
     case isInput(String)
     /// The output or its folder cannot be written.
     case unwritable(String, reason: String)
 
     /// One line for the user.
-    public var description: String {
+    package var description: String {
         switch self {
         case .isInput(let path): return "\(path): output path is the input file; choose another output name"
         case let .unwritable(path, reason): return "\(path): cannot write output (\(reason))"

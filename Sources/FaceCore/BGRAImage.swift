@@ -1,7 +1,8 @@
 /// An 8-bit BGRA image in memory, rows top to bottom, 4 bytes a pixel (B, G, R, A).
 ///
-/// The class owns its pixel memory. It is handed from stage to stage of the pipeline and is used
-/// by one stage at a time, which is what makes the `@unchecked Sendable` safe.
+/// An image either owns its pixel memory or wraps memory the caller owns (`init(wrapping:...)`,
+/// no copy). `@unchecked Sendable`: the pipeline hands an image from stage to stage and only one
+/// stage uses it at a time.
 public final class BGRAImage: @unchecked Sendable {
     /// Width in pixels.
     public let width: Int
@@ -13,6 +14,7 @@ public final class BGRAImage: @unchecked Sendable {
     public let pixels: UnsafeMutablePointer<UInt8>
 
     private var downscaleCache: [Int: BGRAImage] = [:]
+    private let ownsPixels: Bool
 
     /// Allocates a zeroed (transparent black) image. Sizes below 1 are allowed and give an empty image.
     public init(width: Int, height: Int) {
@@ -23,10 +25,23 @@ public final class BGRAImage: @unchecked Sendable {
         let raw = UnsafeMutableRawPointer.allocate(byteCount: count, alignment: 64)
         raw.initializeMemory(as: UInt8.self, repeating: 0, count: count)
         pixels = raw.assumingMemoryBound(to: UInt8.self)
+        ownsPixels = true
+    }
+
+    /// Wraps BGRA pixels the caller owns (a camera or decoder buffer), without copying. The
+    /// memory must hold `height` rows of `bytesPerRow` bytes (at least `width * 4`), stay valid
+    /// while the image is used and is never freed by it. Returns `nil` for impossible sizes.
+    public init?(wrapping pixels: UnsafeMutablePointer<UInt8>, width: Int, height: Int, bytesPerRow: Int) {
+        guard width > 0, height > 0, bytesPerRow >= width * 4 else { return nil }
+        self.width = width
+        self.height = height
+        self.bytesPerRow = bytesPerRow
+        self.pixels = pixels
+        ownsPixels = false
     }
 
     deinit {
-        UnsafeMutableRawPointer(pixels).deallocate()
+        if ownsPixels { UnsafeMutableRawPointer(pixels).deallocate() }
     }
 
     /// True when the image has no pixels.

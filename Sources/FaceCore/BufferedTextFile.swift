@@ -3,16 +3,16 @@ import Foundation
 /// A text output (or standard output for "-") written through a 64 KiB buffer under a temporary
 /// name, renamed into place by `finish()` and deleted if never finished. Every text output of
 /// FaceTrack (tracks and landmark CSV, MOT files, track summaries) goes through it.
-public final class BufferedTextFile: @unchecked Sendable {
+package final class BufferedTextFile: @unchecked Sendable {
     private let output: AtomicOutput?
     private let handle: FileHandle
     private var finished = false
     /// Text not yet written; writers may append to it directly and then call `flushIfFull()`.
-    public var buffer = ""
+    package var buffer = ""
 
     /// Opens `path` (or standard output when `path` is "-"), refusing a path that names one of
     /// `inputs` or an unwritable folder; one-line errors name the path.
-    public init(path: String, inputs: [String] = []) throws {
+    package init(path: String, inputs: [String] = []) throws {
         if path == "-" {
             output = nil
             handle = FileHandle.standardOutput
@@ -36,21 +36,21 @@ public final class BufferedTextFile: @unchecked Sendable {
     }
 
     /// The final path ("-" for standard output).
-    public var path: String { output?.finalPath ?? "-" }
+    package var path: String { output?.finalPath ?? "-" }
 
     /// Appends text, writing the buffer out when it is full.
-    public func write(_ text: String) throws {
+    package func write(_ text: String) throws {
         buffer += text
         try flushIfFull()
     }
 
     /// Writes the buffer once it holds 64 KiB or more.
-    public func flushIfFull() throws {
+    package func flushIfFull() throws {
         if buffer.utf8.count >= 1 << 16 { try flush() }
     }
 
     /// Writes what is buffered, closes the file and renames it into place. A second call throws.
-    public func finish() throws {
+    package func finish() throws {
         guard !finished else { throw AtomicOutputError.unwritable(path, reason: "already finished") }
         try flush()
         if let output {

@@ -20,24 +20,24 @@ public enum DetectorAccuracy: String, Sendable, CaseIterable {
 }
 
 /// Options shared by the detectors; each detector reads the ones it understands.
-public struct DetectorConfiguration: Sendable {
+package struct DetectorConfiguration: Sendable {
     /// `--accuracy`: picks a detector or a variant of one when set.
-    public var accuracy: DetectorAccuracy?
+    package var accuracy: DetectorAccuracy?
     /// `--threshold`: minimum confidence; `nil` means the detector's own default.
-    public var threshold: Double?
+    package var threshold: Double?
     /// `--min-face-size`: faces whose shorter side is below this many pixels are dropped.
-    public var minFaceSize: Double
+    package var minFaceSize: Double
     /// `--model`: a detector-specific variant name (for BlazeFace: `short` or `full`).
-    public var model: String?
+    package var model: String?
     /// `--input-size`: longer side fed to a network that accepts free sizes.
-    public var inputSize: Int?
+    package var inputSize: Int?
     /// `--cascade`: a cascade file for the Viola-Jones detector.
-    public var cascadePath: String?
+    package var cascadePath: String?
     /// Where model files are looked up.
-    public var models: ModelLocator
+    package var models: ModelLocator
 
     /// Creates a configuration with every option at its default.
-    public init(accuracy: DetectorAccuracy? = nil, threshold: Double? = nil, minFaceSize: Double = 0,
+    package init(accuracy: DetectorAccuracy? = nil, threshold: Double? = nil, minFaceSize: Double = 0,
                 model: String? = nil, inputSize: Int? = nil, cascadePath: String? = nil,
                 models: ModelLocator = ModelLocator()) {
         self.accuracy = accuracy

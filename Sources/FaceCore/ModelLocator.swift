@@ -5,7 +5,7 @@ import Foundation
 /// The default folder is the first `models` directory found walking up from the executable
 /// (so a build inside the repository finds the repository's `models/`, where `scripts/setup`
 /// puts the files), else `/usr/local/share/facetrack/models`.
-public struct ModelLocator: Sendable {
+public struct ModelLocator: Sendable, Equatable {
     /// The environment variable that names a models folder.
     public static let environmentVariable = "FACETRACK_MODELS"
 

@@ -1,22 +1,22 @@
-import CFFmpeg
+package import CFFmpeg
 import FaceCore
 import Foundation
 
 /// Opens a media file with libavformat, picks its best video stream and reads packets.
 ///
 /// Owns the `AVFormatContext` and closes it in `deinit`. Used from one queue at a time.
-public final class Demuxer: @unchecked Sendable {
+package final class Demuxer: @unchecked Sendable {
     /// The path given to `init`.
-    public let path: String
+    package let path: String
     /// The open container.
-    public let context: UnsafeMutablePointer<AVFormatContext>
+    package let context: UnsafeMutablePointer<AVFormatContext>
     /// Index of the chosen video stream.
-    public let videoStreamIndex: Int
+    package let videoStreamIndex: Int
     /// Indexes of the audio streams, in file order.
-    public let audioStreamIndexes: [Int]
+    package let audioStreamIndexes: [Int]
 
     /// Opens `path`. Checks the file first so the common mistakes get plain words.
-    public init(path: String) throws {
+    package init(path: String) throws {
         self.path = path
         try Demuxer.checkReadableFile(path)
         var opened: UnsafeMutablePointer<AVFormatContext>?
@@ -69,22 +69,22 @@ public final class Demuxer: @unchecked Sendable {
     }
 
     /// The chosen video stream.
-    public var videoStream: UnsafeMutablePointer<AVStream> { context.pointee.streams[videoStreamIndex]! }
+    package var videoStream: UnsafeMutablePointer<AVStream> { context.pointee.streams[videoStreamIndex]! }
 
     /// A stream by index.
-    public func stream(_ index: Int) -> UnsafeMutablePointer<AVStream> { context.pointee.streams[index]! }
+    package func stream(_ index: Int) -> UnsafeMutablePointer<AVStream> { context.pointee.streams[index]! }
 
     /// The video stream's time base.
-    public var videoTimeBase: AVRational { videoStream.pointee.time_base }
+    package var videoTimeBase: AVRational { videoStream.pointee.time_base }
 
     /// True when the container is a still-image format (jpg, png, ...), read as a one-frame input.
-    public var isStillImage: Bool {
+    package var isStillImage: Bool {
         let name = String(cString: context.pointee.iformat.pointee.name)
         return name.hasSuffix("_pipe") || name == "image2"
     }
 
     /// The display rotation stored with the video stream (the display matrix), as an orientation.
-    public var streamOrientation: ImageOrientation? {
+    package var streamOrientation: ImageOrientation? {
         var size: Int = 0
         guard let data = av_stream_get_side_data(videoStream, AV_PKT_DATA_DISPLAYMATRIX, &size), size >= 36 else {
             return nil
@@ -93,7 +93,7 @@ public final class Demuxer: @unchecked Sendable {
     }
 
     /// The raw display matrix of the video stream (36 bytes), to copy into an output.
-    public var streamDisplayMatrix: [UInt8]? {
+    package var streamDisplayMatrix: [UInt8]? {
         var size: Int = 0
         guard let data = av_stream_get_side_data(videoStream, AV_PKT_DATA_DISPLAYMATRIX, &size), size >= 36 else {
             return nil
@@ -102,7 +102,7 @@ public final class Demuxer: @unchecked Sendable {
     }
 
     /// Maps a display matrix to the orientation that makes the picture upright.
-    public static func orientation(displayMatrix: UnsafePointer<Int32>) -> ImageOrientation {
+    package static func orientation(displayMatrix: UnsafePointer<Int32>) -> ImageOrientation {
         // FFmpeg's angle is counter-clockwise; a negative determinant means a mirror.
         let mirrored = Int64(displayMatrix[0]) * Int64(displayMatrix[4]) - Int64(displayMatrix[1]) * Int64(displayMatrix[3]) < 0
         var matrix = Array(UnsafeBufferPointer(start: displayMatrix, count: 9))
@@ -114,7 +114,7 @@ public final class Demuxer: @unchecked Sendable {
     }
 
     /// The number of video frames, from the container's count or its duration; `nil` when unknown.
-    public var estimatedFrameCount: Int? {
+    package var estimatedFrameCount: Int? {
         if isStillImage { return 1 }
         let stream = videoStream.pointee
         if stream.nb_frames > 0 { return Int(stream.nb_frames) }
@@ -130,7 +130,7 @@ public final class Demuxer: @unchecked Sendable {
     }
 
     /// The video's average frame rate, if known.
-    public var frameRate: AVRational? {
+    package var frameRate: AVRational? {
         let stream = videoStream.pointee
         if stream.avg_frame_rate.num > 0 && stream.avg_frame_rate.den > 0 { return stream.avg_frame_rate }
         if stream.r_frame_rate.num > 0 && stream.r_frame_rate.den > 0 { return stream.r_frame_rate }
@@ -139,7 +139,7 @@ public final class Demuxer: @unchecked Sendable {
 
     /// After reading to the end: a note when the file was cut short, judged by an I/O error or by
     /// fewer frames than the container's index promised; `nil` when it looks complete.
-    public func endedEarly(framesRead: Int) -> String? {
+    package func endedEarly(framesRead: Int) -> String? {
         if let io = context.pointee.pb, io.pointee.error < 0 {
             return "read error after \(framesRead) frames (\(FFmpegError.message(for: io.pointee.error)))"
         }
@@ -151,11 +151,11 @@ public final class Demuxer: @unchecked Sendable {
     }
 
     /// The average frame rate in frames per second, if known.
-    public var framesPerSecond: Double? { frameRate.map { av_q2d($0) } }
+    package var framesPerSecond: Double? { frameRate.map { av_q2d($0) } }
 
     /// Reads the next packet of a stream we use. Returns `nil` at the end of the file; throws
     /// `FFmpegError` when the file is damaged or cut short (the caller decides whether to go on).
-    public func readPacket(into packet: Packet) throws -> Bool {
+    package func readPacket(into packet: Packet) throws -> Bool {
         while true {
             av_packet_unref(packet.pointer)
             let status = av_read_frame(context, packet.pointer)

@@ -1,4 +1,4 @@
-/// How the output video is encoded (`--codec`, `--crf`, `--preset`, `--threads`).
+/// How the output video is encoded (`--codec`, `--crf`, `--preset`).
 public struct EncoderSettings: Sendable, Equatable {
     /// The encoders `--codec` accepts.
     public static let codecs = ["libx264", "libx265", "mpeg4"]
@@ -11,14 +11,11 @@ public struct EncoderSettings: Sendable, Equatable {
     public var crf: Int
     /// Speed preset for libx264 and libx265.
     public var preset: String
-    /// Encoder threads; 0 lets the encoder choose.
-    public var threads: Int
 
     /// Creates settings; the defaults match `ffmpeg -c:v libx264 -preset medium -crf 23`.
-    public init(codec: String = "libx264", crf: Int = 23, preset: String = "medium", threads: Int = 0) {
+    public init(codec: String = "libx264", crf: Int = 23, preset: String = "medium") {
         self.codec = codec
         self.crf = crf
         self.preset = preset
-        self.threads = threads
     }
 }

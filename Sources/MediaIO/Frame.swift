@@ -1,18 +1,18 @@
-import CFFmpeg
+package import CFFmpeg
 
 /// Owns one `AVFrame` and frees it in `deinit`. Used from one queue at a time.
-public final class Frame: @unchecked Sendable {
+package final class Frame: @unchecked Sendable {
     /// The frame; never nil after init.
-    public let pointer: UnsafeMutablePointer<AVFrame>
+    package let pointer: UnsafeMutablePointer<AVFrame>
 
     /// Allocates an empty frame (no picture buffers).
-    public init() {
+    package init() {
         guard let frame = av_frame_alloc() else { fatalError("av_frame_alloc: out of memory") }
         pointer = frame
     }
 
     /// Allocates a frame with picture buffers of the given size and pixel format.
-    public convenience init(width: Int, height: Int, format: AVPixelFormat) throws {
+    package convenience init(width: Int, height: Int, format: AVPixelFormat) throws {
         self.init()
         pointer.pointee.width = Int32(width)
         pointer.pointee.height = Int32(height)
@@ -26,19 +26,19 @@ public final class Frame: @unchecked Sendable {
     }
 
     /// Width in pixels.
-    public var width: Int { Int(pointer.pointee.width) }
+    package var width: Int { Int(pointer.pointee.width) }
     /// Height in pixels.
-    public var height: Int { Int(pointer.pointee.height) }
+    package var height: Int { Int(pointer.pointee.height) }
     /// Pixel format.
-    public var pixelFormat: AVPixelFormat { AVPixelFormat(rawValue: pointer.pointee.format) }
+    package var pixelFormat: AVPixelFormat { AVPixelFormat(rawValue: pointer.pointee.format) }
 
     /// Makes the picture buffers writable, copying them if someone else (an encoder) still holds them.
-    public func makeWritable() throws {
+    package func makeWritable() throws {
         try check(av_frame_make_writable(pointer), "making a frame writable")
     }
 
     /// The display matrix side data attached to this frame, if any (still images carry EXIF orientation here).
-    public var displayMatrix: [Int32]? {
+    package var displayMatrix: [Int32]? {
         guard let side = av_frame_get_side_data(pointer, AV_FRAME_DATA_DISPLAYMATRIX),
               side.pointee.size >= 36 else { return nil }
         return side.pointee.data.withMemoryRebound(to: Int32.self, capacity: 9) { Array(UnsafeBufferPointer(start: $0, count: 9)) }

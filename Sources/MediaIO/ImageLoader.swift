@@ -1,4 +1,4 @@
-import CFFmpeg
+package import CFFmpeg
 import FaceCore
 
 /// Decodes the first frame of any file FFmpeg reads (jpg, png, a video...) into an upright

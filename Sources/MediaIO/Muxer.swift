@@ -1,4 +1,4 @@
-import CFFmpeg
+package import CFFmpeg
 import FaceCore
 import Foundation
 
@@ -7,16 +7,16 @@ import Foundation
 /// The file is written under a temporary name and renamed by `finish()`; if the muxer is
 /// released unfinished, the temporary file is deleted. Owns the `AVFormatContext`. Used from one
 /// queue at a time.
-public final class Muxer: @unchecked Sendable {
+package final class Muxer: @unchecked Sendable {
     /// Paths: final and temporary.
-    public let output: AtomicOutput
+    package let output: AtomicOutput
     private let context: UnsafeMutablePointer<AVFormatContext>
     private var ioOpened = false
     private var finished = false
     private var headerWritten = false
 
     /// Prepares a muxer for `output`; the container comes from the final path's extension.
-    public init(output: AtomicOutput) throws {
+    package init(output: AtomicOutput) throws {
         self.output = output
         guard let format = av_guess_format(nil, output.finalPath, nil) else {
             throw MediaError.unknownContainer(output.finalPath)
@@ -36,11 +36,11 @@ public final class Muxer: @unchecked Sendable {
     }
 
     /// True when the container wants codec headers out of band (mp4, mkv...).
-    public var wantsGlobalHeader: Bool { context.pointee.oformat.pointee.flags & AVFMT_GLOBALHEADER != 0 }
+    package var wantsGlobalHeader: Bool { context.pointee.oformat.pointee.flags & AVFMT_GLOBALHEADER != 0 }
 
     /// Adds the video stream for `encoder`, with the source's display matrix (rotation) when given.
     /// Returns the stream index.
-    public func addVideoStream(encoder: VideoEncoder, displayMatrix: [UInt8]?) throws -> Int {
+    package func addVideoStream(encoder: VideoEncoder, displayMatrix: [UInt8]?) throws -> Int {
         guard let stream = avformat_new_stream(context, nil) else { fatalError("avformat_new_stream: out of memory") }
         try check(avcodec_parameters_from_context(stream.pointee.codecpar, encoder.context), "configuring the video stream")
         stream.pointee.time_base = encoder.timeBase
@@ -53,7 +53,7 @@ public final class Muxer: @unchecked Sendable {
     }
 
     /// Adds a stream that copies `source` packet for packet. Returns the stream index.
-    public func addCopiedStream(from source: UnsafeMutablePointer<AVStream>) throws -> Int {
+    package func addCopiedStream(from source: UnsafeMutablePointer<AVStream>) throws -> Int {
         let parameters = source.pointee.codecpar!
         let supported = avformat_query_codec(context.pointee.oformat, parameters.pointee.codec_id, FF_COMPLIANCE_NORMAL)
         if supported != 1 {
@@ -70,7 +70,7 @@ public final class Muxer: @unchecked Sendable {
     }
 
     /// Opens the temporary file and writes the container header.
-    public func start() throws {
+    package func start() throws {
         do {
             if context.pointee.oformat.pointee.flags & AVFMT_NOFILE == 0 {
                 try check(avio_open(&context.pointee.pb, output.temporaryPath, AVIO_FLAG_WRITE), "opening the output file")
@@ -88,7 +88,7 @@ public final class Muxer: @unchecked Sendable {
     }
 
     /// Writes a packet whose timestamps are in `timeBase` to stream `streamIndex`.
-    public func write(_ packet: Packet, timeBase: AVRational, streamIndex: Int) throws {
+    package func write(_ packet: Packet, timeBase: AVRational, streamIndex: Int) throws {
         let stream = context.pointee.streams[streamIndex]!
         packet.pointer.pointee.stream_index = Int32(streamIndex)
         packet.pointer.pointee.pos = -1
@@ -98,13 +98,13 @@ public final class Muxer: @unchecked Sendable {
     }
 
     /// True once writing to the output file itself has failed (disk full, I/O error).
-    public var outputFailed: Bool {
+    package var outputFailed: Bool {
         guard let io = context.pointee.pb else { return false }
         return io.pointee.error < 0
     }
 
     /// Writes the trailer, closes the file and renames it to the final path.
-    public func finish() throws {
+    package func finish() throws {
         guard headerWritten, !finished else { return }
         let status = av_write_trailer(context)
         if ioOpened { avio_closep(&context.pointee.pb); ioOpened = false }

@@ -1,12 +1,12 @@
-import CFFmpeg
+package import CFFmpeg
 
 /// Owns one `AVPacket` and frees it in `deinit`. Used from one queue at a time.
-public final class Packet: @unchecked Sendable {
+package final class Packet: @unchecked Sendable {
     /// The packet; never nil after init.
-    public let pointer: UnsafeMutablePointer<AVPacket>
+    package let pointer: UnsafeMutablePointer<AVPacket>
 
     /// Allocates an empty packet.
-    public init() {
+    package init() {
         guard let packet = av_packet_alloc() else { fatalError("av_packet_alloc: out of memory") }
         pointer = packet
     }
@@ -17,5 +17,5 @@ public final class Packet: @unchecked Sendable {
     }
 
     /// Index of the stream the packet belongs to.
-    public var streamIndex: Int { Int(pointer.pointee.stream_index) }
+    package var streamIndex: Int { Int(pointer.pointee.stream_index) }
 }

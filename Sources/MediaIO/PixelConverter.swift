@@ -1,4 +1,4 @@
-import CFFmpeg
+package import CFFmpeg
 import FaceCore
 
 /// Converts frames between the codec's pixel format and BGRA with libswscale, honouring the
@@ -6,7 +6,7 @@ import FaceCore
 ///
 /// Owns its `SwsContext`s and frees them in `deinit`. Used from one queue at a time: the pipeline
 /// gives each worker its own converter.
-public final class PixelConverter: @unchecked Sendable {
+package final class PixelConverter: @unchecked Sendable {
     private var toBGRAContext: OpaquePointer?
     private var fromBGRAContext: OpaquePointer?
     private var toBGRAColours: ColourSetup?
@@ -23,7 +23,7 @@ public final class PixelConverter: @unchecked Sendable {
     private let bgraStrides = UnsafeMutablePointer<Int32>.allocate(capacity: 4)
 
     /// Creates a converter; contexts are made on first use and re-made when sizes or formats change.
-    public init() {
+    package init() {
         bgraPlanes.initialize(repeating: nil, count: 4)
         bgraStrides.initialize(repeating: 0, count: 4)
     }
@@ -109,7 +109,7 @@ public final class PixelConverter: @unchecked Sendable {
     }
 
     /// Converts a decoded frame into `image` (same size as the frame).
-    public func convertToBGRA(_ frame: Frame, into image: BGRAImage) throws {
+    package func convertToBGRA(_ frame: Frame, into image: BGRAImage) throws {
         let source = frame.pointer
         let context = try prepare(&toBGRAContext, &toBGRAColours,
                                   from: (frame.width, frame.height, PixelConverter.plainFormat(frame.pixelFormat)),
@@ -124,7 +124,7 @@ public final class PixelConverter: @unchecked Sendable {
 
     /// Converts `image` into `frame` (allocated by the caller in the encoder's size and format),
     /// with the colour matrix and range tagged on `frame` (`colorspace`, `color_range`).
-    public func convertFromBGRA(_ image: BGRAImage, into frame: Frame) throws {
+    package func convertFromBGRA(_ image: BGRAImage, into frame: Frame) throws {
         let target = frame.pointer
         let context = try prepare(&fromBGRAContext, &fromBGRAColours, from: (image.width, image.height, AV_PIX_FMT_BGRA),
                                   to: (frame.width, frame.height, PixelConverter.plainFormat(frame.pixelFormat)),

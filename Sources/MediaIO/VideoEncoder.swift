@@ -1,18 +1,18 @@
-import CFFmpeg
+package import CFFmpeg
 
 /// Encodes frames with libavcodec (libx264 by default).
 ///
 /// Owns the `AVCodecContext` and frees it in `deinit`. Used from one queue at a time.
-public final class VideoEncoder: @unchecked Sendable {
+package final class VideoEncoder: @unchecked Sendable {
     /// The open encoder.
-    public let context: UnsafeMutablePointer<AVCodecContext>
+    package let context: UnsafeMutablePointer<AVCodecContext>
     /// The pixel format frames must have.
-    public let pixelFormat: AVPixelFormat
+    package let pixelFormat: AVPixelFormat
 
-    /// Opens an encoder for `width` x `height` frames whose timestamps are in `timeBase`.
-    /// Colour tags (matrix, range, primaries, transfer) are copied from the decoder so players
+    /// Opens an encoder for `width` x `height` frames whose timestamps are in `timeBase`, with
+    /// `threads` threads (0 lets the encoder choose). Colour tags (matrix, range, primaries, transfer) are copied from the decoder so players
     /// show the colours the source had.
-    public init(settings: EncoderSettings, width: Int, height: Int, timeBase: AVRational, frameRate: AVRational?,
+    package init(settings: EncoderSettings, threads: Int, width: Int, height: Int, timeBase: AVRational, frameRate: AVRational?,
                 colorsFrom decoder: UnsafePointer<AVCodecContext>, globalHeader: Bool) throws {
         guard let codec = avcodec_find_encoder_by_name(settings.codec) else {
             throw MediaError.encoderUnavailable(settings.codec)
@@ -32,7 +32,7 @@ public final class VideoEncoder: @unchecked Sendable {
         context.pointee.colorspace = decoder.pointee.colorspace
         context.pointee.color_primaries = decoder.pointee.color_primaries
         context.pointee.color_trc = decoder.pointee.color_trc
-        context.pointee.thread_count = Int32(settings.threads)
+        context.pointee.thread_count = Int32(threads)
         if globalHeader { context.pointee.flags |= AV_CODEC_FLAG_GLOBAL_HEADER }
         if settings.codec == "mpeg4" {
             // MPEG-4 part 2 has no CRF: map it to a fixed quantiser (23 gives 4, a good quality).
@@ -54,10 +54,10 @@ public final class VideoEncoder: @unchecked Sendable {
     }
 
     /// The time base of the frames' `pts` (may differ from the one asked for, see mpeg4).
-    public var timeBase: AVRational { context.pointee.time_base }
+    package var timeBase: AVRational { context.pointee.time_base }
 
     /// Sends a frame (or `nil` to flush) and hands every packet that comes out to `output`.
-    public func encode(_ frame: Frame?, output: (Packet) throws -> Void) throws {
+    package func encode(_ frame: Frame?, output: (Packet) throws -> Void) throws {
         let status = avcodec_send_frame(context, frame?.pointer)
         if status < 0 && status != ft_averror_eof() { throw FFmpegError(status, "encoding video") }
         while true {

@@ -1,5 +1,5 @@
 /// An activation applied to an operation's result.
-public enum Activation: Sendable, Equatable {
+package enum Activation: Sendable, Equatable {
     /// Identity.
     case none
     /// max(0, x).

@@ -1,20 +1,20 @@
 /// Parameters of a 2-D convolution, depthwise or not.
-public struct ConvolutionParameters: Sendable, Equatable {
+package struct ConvolutionParameters: Sendable, Equatable {
     /// Vertical stride.
-    public var strideH: Int
+    package var strideH: Int
     /// Horizontal stride.
-    public var strideW: Int
+    package var strideW: Int
     /// Vertical dilation.
-    public var dilationH: Int
+    package var dilationH: Int
     /// Horizontal dilation.
-    public var dilationW: Int
+    package var dilationW: Int
     /// Zero padding.
-    public var padding: SpatialPadding
+    package var padding: SpatialPadding
     /// Fused activation.
-    public var activation: Activation
+    package var activation: Activation
 
     /// Creates convolution parameters.
-    public init(strideH: Int = 1, strideW: Int = 1, dilationH: Int = 1, dilationW: Int = 1,
+    package init(strideH: Int = 1, strideW: Int = 1, dilationH: Int = 1, dilationW: Int = 1,
                 padding: SpatialPadding = .zero, activation: Activation = .none) {
         self.strideH = strideH
         self.strideW = strideW

@@ -4,20 +4,20 @@
 /// Front-ends (the TFLite reader, later an ONNX reader) translate their file format into this
 /// description: float32 NHWC tensors, constants already converted to `Float`, padding made
 /// explicit. `NeuralNetwork` then infers shapes, plans memory and packs weights once.
-public struct GraphDescription: Sendable {
+package struct GraphDescription: Sendable {
     /// Every tensor; operations refer to them by index.
-    public var tensors: [TensorDescription]
+    package var tensors: [TensorDescription]
     /// The operations, in an order where every input is produced before it is used.
-    public var operations: [OperationDescription]
+    package var operations: [OperationDescription]
     /// Indices of the tensors the caller fills before each run.
-    public var inputs: [Int]
+    package var inputs: [Int]
     /// Indices of the tensors the caller reads after each run.
-    public var outputs: [Int]
+    package var outputs: [Int]
     /// A name for error messages (usually the model file's name).
-    public var name: String
+    package var name: String
 
     /// Creates a description.
-    public init(tensors: [TensorDescription], operations: [OperationDescription], inputs: [Int], outputs: [Int],
+    package init(tensors: [TensorDescription], operations: [OperationDescription], inputs: [Int], outputs: [Int],
                 name: String) {
         self.tensors = tensors
         self.operations = operations

@@ -3,7 +3,7 @@ import Dispatch
 extension NeuralNetwork {
     /// Runs the network `runs` times and returns the median milliseconds spent per run in each
     /// kind of kernel (e.g. "convolution 1x1", "depthwise"), for benchmarks.
-    public func profileKernels(runs: Int) -> [(kernel: String, milliseconds: Double)] {
+    package func profileKernels(runs: Int) -> [(kernel: String, milliseconds: Double)] {
         var samples: [String: [Double]] = [:]
         for _ in 0..<max(1, runs) {
             var perRun: [String: Double] = [:]

@@ -5,21 +5,21 @@ import Dispatch
 ///
 /// Fill `input(0)` (NHWC float32), call `run()`, read `output(i)`. An instance is not
 /// thread-safe; make one per thread (they are cheap next to the weights they pack).
-public final class NeuralNetwork {
+package final class NeuralNetwork {
     /// The graph's name (the model file name for loaded models).
-    public let name: String
+    package let name: String
     /// Shape of each input, in `GraphDescription.inputs` order.
-    public let inputShapes: [[Int]]
+    package let inputShapes: [[Int]]
     /// Shape of each output, in `GraphDescription.outputs` order.
-    public let outputShapes: [[Int]]
+    package let outputShapes: [[Int]]
     /// Tensor names of the inputs.
-    public let inputNames: [String]
+    package let inputNames: [String]
     /// Tensor names of the outputs.
-    public let outputNames: [String]
+    package let outputNames: [String]
     /// Floats in the activation arena (what the memory planner achieved).
-    public let arenaFloatCount: Int
+    package let arenaFloatCount: Int
     /// Floats all activation tensors would need without reuse, for comparison.
-    public let unplannedFloatCount: Int
+    package let unplannedFloatCount: Int
 
     private let storage: FloatStorage
     private let steps: [NetworkStep]
@@ -29,7 +29,7 @@ public final class NeuralNetwork {
     private let outputPointers: [UnsafeMutablePointer<Float>]
 
     /// Checks `graph`, infers every shape, plans the arena and prepares the kernels.
-    public init(graph original: GraphDescription) throws {
+    package init(graph original: GraphDescription) throws {
         let graph = GraphOptimizer.fuseActivations(original)
         name = graph.name
         let tensors = graph.tensors
@@ -151,12 +151,12 @@ public final class NeuralNetwork {
     }
 
     /// The memory of input `index`, to be filled before `run()`. Valid while the network lives.
-    public func input(_ index: Int = 0) -> UnsafeMutableBufferPointer<Float> {
+    package func input(_ index: Int = 0) -> UnsafeMutableBufferPointer<Float> {
         UnsafeMutableBufferPointer(start: inputPointers[index], count: inputShapes[index].reduce(1, *))
     }
 
     /// The memory of output `index`, valid after `run()` until the next `run()`.
-    public func output(_ index: Int = 0) -> UnsafeBufferPointer<Float> {
+    package func output(_ index: Int = 0) -> UnsafeBufferPointer<Float> {
         UnsafeBufferPointer(start: outputPointers[index], count: outputShapes[index].reduce(1, *))
     }
 
@@ -164,7 +164,7 @@ public final class NeuralNetwork {
     var stepsForProfiling: [NetworkStep] { steps }
 
     /// Runs every operation once on the current inputs.
-    public func run() {
+    package func run() {
         withExtendedLifetime(storage) {
             for step in steps { step.run() }
         }
@@ -173,7 +173,7 @@ public final class NeuralNetwork {
     /// Runs every operation once, splitting each convolution's output across `threads` Dispatch
     /// workers (for one image when the cores are otherwise idle; the video pipeline already runs
     /// one network per core and uses `run()`). Small steps run on the calling thread.
-    public func run(threads: Int) {
+    package func run(threads: Int) {
         guard threads > 1 else { return run() }
         withExtendedLifetime(storage) {
             for (step, work) in zip(steps, stepWork) {

@@ -1,5 +1,5 @@
 /// Why a model cannot be loaded or built. Each description is one line naming the model.
-public enum NeuralRuntimeError: Error, CustomStringConvertible, Sendable {
+package enum NeuralRuntimeError: Error, CustomStringConvertible, Sendable {
     /// The file cannot be read at all.
     case unreadable(path: String, reason: String)
     /// The bytes are not a valid model of the expected format.
@@ -12,7 +12,7 @@ public enum NeuralRuntimeError: Error, CustomStringConvertible, Sendable {
     case invalidGraph(model: String, reason: String)
 
     /// One line for the user.
-    public var description: String {
+    package var description: String {
         switch self {
         case let .unreadable(path, reason):
             return "cannot read model file \(path): \(reason)"

@@ -1,5 +1,5 @@
 /// What an operation computes. Tensor layouts are NHWC; the input order is given per case.
-public enum OperationKind: Sendable, Equatable {
+package enum OperationKind: Sendable, Equatable {
     /// Inputs: data [N,H,W,Cin], filter [Cout,KH,KW,Cin] (constant), optional bias [Cout] (constant).
     case conv2D(ConvolutionParameters)
     /// Inputs: data [N,H,W,C], filter [1,KH,KW,C*multiplier] (constant), optional bias (constant).

@@ -1,12 +1,12 @@
 /// Padding of one dimension, for `OperationKind.pad`.
-public struct PadAmount: Sendable, Equatable {
+package struct PadAmount: Sendable, Equatable {
     /// Elements added before.
-    public var before: Int
+    package var before: Int
     /// Elements added after.
-    public var after: Int
+    package var after: Int
 
     /// Creates a pad amount.
-    public init(before: Int, after: Int) {
+    package init(before: Int, after: Int) {
         self.before = before
         self.after = after
     }

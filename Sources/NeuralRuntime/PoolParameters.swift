@@ -1,20 +1,20 @@
 /// Parameters of a pooling window.
-public struct PoolParameters: Sendable, Equatable {
+package struct PoolParameters: Sendable, Equatable {
     /// Window height.
-    public var filterH: Int
+    package var filterH: Int
     /// Window width.
-    public var filterW: Int
+    package var filterW: Int
     /// Vertical stride.
-    public var strideH: Int
+    package var strideH: Int
     /// Horizontal stride.
-    public var strideW: Int
+    package var strideW: Int
     /// Padding (padded cells never win the maximum).
-    public var padding: SpatialPadding
+    package var padding: SpatialPadding
     /// Fused activation.
-    public var activation: Activation
+    package var activation: Activation
 
     /// Creates pooling parameters.
-    public init(filterH: Int, filterW: Int, strideH: Int, strideW: Int, padding: SpatialPadding = .zero,
+    package init(filterH: Int, filterW: Int, strideH: Int, strideW: Int, padding: SpatialPadding = .zero,
                 activation: Activation = .none) {
         self.filterH = filterH
         self.filterW = filterW

@@ -3,15 +3,15 @@
 /// (one size) plans once and still images of varied sizes do not re-plan every time.
 ///
 /// Not thread-safe, like `NeuralNetwork`: one instance per thread.
-public final class ResizableNetwork {
+package final class ResizableNetwork {
     /// The graph as read; its first input's shape is replaced per size.
-    public let graph: GraphDescription
+    package let graph: GraphDescription
     /// How many planned networks are kept.
-    public let capacity: Int
+    package let capacity: Int
     private var cache: [(height: Int, width: Int, network: NeuralNetwork)] = []
 
     /// Wraps `graph`, whose first input must be NHWC [1,H,W,C]; `capacity` networks are kept.
-    public init(graph: GraphDescription, capacity: Int = 3) throws {
+    package init(graph: GraphDescription, capacity: Int = 3) throws {
         guard let input = graph.inputs.first, graph.tensors.indices.contains(input),
               graph.tensors[input].shape.count == 4 else {
             throw NeuralRuntimeError.invalidGraph(model: graph.name, reason: "the first input is not a 4-D image")
@@ -21,7 +21,7 @@ public final class ResizableNetwork {
     }
 
     /// The network planned for a [1,height,width,C] input (built on first use, then cached).
-    public func network(height: Int, width: Int) throws -> NeuralNetwork {
+    package func network(height: Int, width: Int) throws -> NeuralNetwork {
         if let found = cache.firstIndex(where: { $0.height == height && $0.width == width }) {
             let entry = cache.remove(at: found)
             cache.append(entry)

@@ -1,16 +1,16 @@
 /// Explicit zero padding around the spatial axes of an NHWC tensor.
-public struct SpatialPadding: Sendable, Equatable {
+package struct SpatialPadding: Sendable, Equatable {
     /// Rows added above.
-    public var top: Int
+    package var top: Int
     /// Columns added on the left.
-    public var left: Int
+    package var left: Int
     /// Rows added below.
-    public var bottom: Int
+    package var bottom: Int
     /// Columns added on the right.
-    public var right: Int
+    package var right: Int
 
     /// Creates a padding.
-    public init(top: Int, left: Int, bottom: Int, right: Int) {
+    package init(top: Int, left: Int, bottom: Int, right: Int) {
         self.top = top
         self.left = left
         self.bottom = bottom
@@ -18,11 +18,11 @@ public struct SpatialPadding: Sendable, Equatable {
     }
 
     /// No padding.
-    public static let zero = SpatialPadding(top: 0, left: 0, bottom: 0, right: 0)
+    package static let zero = SpatialPadding(top: 0, left: 0, bottom: 0, right: 0)
 
     /// TFLite/TensorFlow "SAME" padding for one input size, kernel size, stride and dilation;
     /// "VALID" is `.zero`.
-    public static func same(inputHeight: Int, inputWidth: Int, kernelHeight: Int, kernelWidth: Int,
+    package static func same(inputHeight: Int, inputWidth: Int, kernelHeight: Int, kernelWidth: Int,
                             strideH: Int, strideW: Int, dilationH: Int = 1, dilationW: Int = 1) -> SpatialPadding {
         func axis(_ size: Int, _ kernel: Int, _ stride: Int, _ dilation: Int) -> (Int, Int) {
             let outSize = (size + stride - 1) / stride

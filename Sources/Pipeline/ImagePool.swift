@@ -1,27 +1,20 @@
 import FaceCore
-import Foundation
+import Synchronization
 
 /// Reuses BGRA images of one size so frames don't allocate picture memory. Thread-safe.
-final class ImagePool: @unchecked Sendable {
-    private let lock = NSLock()
-    private var free: [BGRAImage] = []
+final class ImagePool: Sendable {
+    private let free = Mutex<[BGRAImage]>([])
 
     /// An image of the given size, reused when one is free (its old pixels are left in place).
     func acquire(width: Int, height: Int) -> BGRAImage {
-        lock.lock()
-        if let index = free.lastIndex(where: { $0.width == width && $0.height == height }) {
-            let image = free.remove(at: index)
-            lock.unlock()
-            return image
+        let reused = free.withLock { free in
+            free.lastIndex { $0.width == width && $0.height == height }.map { free.remove(at: $0) }
         }
-        lock.unlock()
-        return BGRAImage(width: width, height: height)
+        return reused ?? BGRAImage(width: width, height: height)
     }
 
     /// Gives an image back for reuse.
     func release(_ image: BGRAImage) {
-        lock.lock()
-        free.append(image)
-        lock.unlock()
+        free.withLock { $0.append(image) }
     }
 }

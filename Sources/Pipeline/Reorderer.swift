@@ -1,26 +1,29 @@
-import Foundation
+import Synchronization
 
 /// Puts items that finish out of order back into index order.
 ///
 /// `submit` may be called from any thread; `emit` is called for index 0, 1, 2… in order, under
 /// the reorderer's lock, so whatever `emit` enqueues on a serial queue stays in order.
-final class Reorderer<Item>: @unchecked Sendable {
-    private let lock = NSLock()
-    private var waiting: [Int: Item] = [:]
-    private var next = 0
-    private let emit: (Item) -> Void
+final class Reorderer<Item: Sendable>: Sendable {
+    private struct State {
+        var waiting: [Int: Item] = [:]
+        var next = 0
+    }
 
-    init(emit: @escaping (Item) -> Void) {
+    private let state = Mutex(State())
+    private let emit: @Sendable (Item) -> Void
+
+    init(emit: @escaping @Sendable (Item) -> Void) {
         self.emit = emit
     }
 
     func submit(_ item: Item, index: Int) {
-        lock.lock()
-        defer { lock.unlock() }
-        waiting[index] = item
-        while let ready = waiting.removeValue(forKey: next) {
-            next += 1
-            emit(ready)
+        state.withLock { state in
+            state.waiting[index] = item
+            while let ready = state.waiting.removeValue(forKey: state.next) {
+                state.next += 1
+                emit(ready)
+            }
         }
     }
 }

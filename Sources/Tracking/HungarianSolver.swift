@@ -1,7 +1,7 @@
 /// Minimum-cost assignment (Kuhn-Munkres) for rectangular cost matrices in O(n² m), by
 /// shortest augmenting paths with row and column potentials. The scratch arrays are kept between
 /// calls, so solving many small problems does not allocate once they have grown.
-public final class HungarianSolver {
+package final class HungarianSolver {
     private var rowPotential: [Double] = []
     private var columnPotential: [Double] = []
     private var minimumSlack: [Double] = []
@@ -11,20 +11,20 @@ public final class HungarianSolver {
     private var matrix: [Double] = []
 
     /// Creates a solver with empty scratch memory.
-    public init() {}
+    package init() {}
 
     /// The column assigned to each row (`-1` for none), minimising the sum of the chosen costs.
     /// `costs` is row-major, `rows * columns` long. Every row is assigned when rows <= columns,
     /// every column otherwise. Non-finite costs mark forbidden pairs, which are left unassigned.
     /// A `costs` array of the wrong length gives no assignment at all.
-    public func solve(costs: [Double], rows: Int, columns: Int) -> [Int] {
+    package func solve(costs: [Double], rows: Int, columns: Int) -> [Int] {
         var assignment: [Int] = []
         solve(costs: costs, rows: rows, columns: columns, into: &assignment)
         return assignment
     }
 
     /// As `solve(costs:rows:columns:)`, writing into `assignment` (resized to `rows`) to avoid allocating.
-    public func solve(costs: [Double], rows: Int, columns: Int, into assignment: inout [Int]) {
+    package func solve(costs: [Double], rows: Int, columns: Int, into assignment: inout [Int]) {
         assignment.removeAll(keepingCapacity: true)
         guard rows > 0 else { return }
         assignment.append(contentsOf: repeatElement(-1, count: rows))
@@ -58,7 +58,7 @@ public final class HungarianSolver {
     }
 
     /// The sum of the costs of an assignment (rows assigned `-1` add nothing).
-    public static func cost(of assignment: [Int], costs: [Double], columns: Int) -> Double {
+    package static func cost(of assignment: [Int], costs: [Double], columns: Int) -> Double {
         var total = 0.0
         for (row, column) in assignment.enumerated() where column >= 0 { total += costs[row * columns + column] }
         return total

@@ -1,18 +1,18 @@
 import FaceCore
 
 /// A box as the Kalman filter measures it (SORT's parameterisation): centre, area and aspect ratio.
-public struct BoxMeasurement: Sendable, Equatable {
+package struct BoxMeasurement: Sendable, Equatable {
     /// Centre x in pixels.
-    public var centerX: Double
+    package var centerX: Double
     /// Centre y in pixels.
-    public var centerY: Double
+    package var centerY: Double
     /// Area (`width * height`) in square pixels.
-    public var area: Double
+    package var area: Double
     /// Aspect ratio `width / height`.
-    public var aspect: Double
+    package var aspect: Double
 
     /// Creates a measurement from its four values.
-    public init(centerX: Double, centerY: Double, area: Double, aspect: Double) {
+    package init(centerX: Double, centerY: Double, area: Double, aspect: Double) {
         self.centerX = centerX
         self.centerY = centerY
         self.area = area
@@ -20,13 +20,13 @@ public struct BoxMeasurement: Sendable, Equatable {
     }
 
     /// The measurement of a box with positive width and height.
-    public init(_ rect: Rect) {
+    package init(_ rect: Rect) {
         self.init(centerX: rect.x + rect.width / 2, centerY: rect.y + rect.height / 2,
                   area: rect.width * rect.height, aspect: rect.width / rect.height)
     }
 
     /// The box back, or `nil` when area or aspect is not a positive finite number.
-    public var rect: Rect? {
+    package var rect: Rect? {
         guard area > 0, aspect > 0, area.isFinite, aspect.isFinite, centerX.isFinite, centerY.isFinite else { return nil }
         let width = (area * aspect).squareRoot()
         return Rect(centerX: centerX, centerY: centerY, width: width, height: area / width)
@@ -36,9 +36,9 @@ public struct BoxMeasurement: Sendable, Equatable {
 /// SORT's constant-velocity Kalman filter on a box: state [cx, cy, s, r, vx, vy, vs] (s = area,
 /// r = aspect, which has no velocity), measurement [cx, cy, s, r]. Noise values are SORT's
 /// published ones. Storage is two fixed-size arrays, updated in place without allocating.
-public struct KalmanBoxFilter: Sendable {
+package struct KalmanBoxFilter: Sendable {
     /// Length of the state vector.
-    public static let stateCount = 7
+    package static let stateCount = 7
     /// Process noise diagonal.
     private static let processNoise: [Double] = [1, 1, 1, 1, 0.01, 0.01, 0.0001]
     /// Measurement noise diagonal.
@@ -47,19 +47,19 @@ public struct KalmanBoxFilter: Sendable {
     private static let initialCovariance: [Double] = [10, 10, 10, 10, 10_000, 10_000, 10_000]
 
     /// The state [cx, cy, s, r, vx, vy, vs].
-    public private(set) var state: [Double]
+    package private(set) var state: [Double]
     /// The 7x7 state covariance, row-major.
-    public private(set) var covariance: [Double]
+    package private(set) var covariance: [Double]
 
     /// Starts a filter at a measurement, with zero velocity.
-    public init(_ measurement: BoxMeasurement) {
+    package init(_ measurement: BoxMeasurement) {
         state = [Double](repeating: 0, count: Self.stateCount)
         covariance = [Double](repeating: 0, count: Self.stateCount * Self.stateCount)
         reset(to: measurement)
     }
 
     /// Forgets everything and restarts at `measurement` with zero velocity.
-    public mutating func reset(to measurement: BoxMeasurement) {
+    package mutating func reset(to measurement: BoxMeasurement) {
         let n = Self.stateCount
         state[0] = measurement.centerX; state[1] = measurement.centerY
         state[2] = measurement.area; state[3] = measurement.aspect
@@ -69,18 +69,18 @@ public struct KalmanBoxFilter: Sendable {
     }
 
     /// Copies state and covariance from another filter into this one's storage.
-    public mutating func copy(from other: KalmanBoxFilter) {
+    package mutating func copy(from other: KalmanBoxFilter) {
         for i in 0..<Self.stateCount { state[i] = other.state[i] }
         for i in 0..<(Self.stateCount * Self.stateCount) { covariance[i] = other.covariance[i] }
     }
 
     /// The current estimate as a measurement.
-    public var measurement: BoxMeasurement {
+    package var measurement: BoxMeasurement {
         BoxMeasurement(centerX: state[0], centerY: state[1], area: state[2], aspect: state[3])
     }
 
     /// Advances one frame: x = F x, P = F P Fᵀ + Q.
-    public mutating func predict() {
+    package mutating func predict() {
         let n = Self.stateCount
         // An area about to turn negative stops shrinking instead (as SORT does).
         if state[2] + state[6] <= 0 { state[6] = 0 }
@@ -98,7 +98,7 @@ public struct KalmanBoxFilter: Sendable {
 
     /// Corrects the estimate with a measurement (H = [I₄ 0]). A measurement that would make the
     /// numbers singular or non-finite restarts the filter there instead, so it never holds NaN.
-    public mutating func update(_ z: BoxMeasurement) {
+    package mutating func update(_ z: BoxMeasurement) {
         let n = Self.stateCount
         let finite = withUnsafeTemporaryAllocation(of: Double.self, capacity: 16 + 16 + 28 + 28 + 4) { scratch -> Bool in
             let base = scratch.baseAddress!

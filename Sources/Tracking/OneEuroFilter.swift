@@ -3,30 +3,30 @@
 ///
 /// `speedScale` divides the speed before it raises the cutoff; the tracker passes the face height,
 /// so `beta` is per face height per second and the same settings suit every resolution.
-public struct OneEuroFilter: Sendable {
+package struct OneEuroFilter: Sendable {
     /// Cutoff frequency in Hz at zero speed.
-    public var minCutoff: Double
+    package var minCutoff: Double
     /// How much the cutoff rises per unit of (scaled) speed.
-    public var beta: Double
+    package var beta: Double
     /// Cutoff frequency in Hz for the speed estimate.
-    public var derivativeCutoff: Double
+    package var derivativeCutoff: Double
 
     private var previousValue = 0.0
     private var previousDerivative = 0.0
     private var started = false
 
     /// Creates a filter; it passes its first value through unchanged.
-    public init(minCutoff: Double = 1, beta: Double = 0, derivativeCutoff: Double = 1) {
+    package init(minCutoff: Double = 1, beta: Double = 0, derivativeCutoff: Double = 1) {
         self.minCutoff = minCutoff
         self.beta = beta
         self.derivativeCutoff = derivativeCutoff
     }
 
     /// Whether the filter has seen a value since it was created or reset.
-    public var hasValue: Bool { started }
+    package var hasValue: Bool { started }
 
     /// Forgets the past: the next value passes through unchanged.
-    public mutating func reset() {
+    package mutating func reset() {
         started = false
         previousDerivative = 0
     }
@@ -34,7 +34,7 @@ public struct OneEuroFilter: Sendable {
     /// Filters `value`, taken `interval` seconds after the previous one. A non-finite value resets
     /// the filter and is returned as is; an interval that is not a positive finite number leaves
     /// the filter unchanged and returns the previous output.
-    public mutating func filter(_ value: Double, interval: Double, speedScale: Double = 1) -> Double {
+    package mutating func filter(_ value: Double, interval: Double, speedScale: Double = 1) -> Double {
         guard value.isFinite else { reset(); return value }
         guard started else {
             started = true

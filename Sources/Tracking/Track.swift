@@ -5,7 +5,7 @@ import FaceCore
 final class Track {
     /// Creation order, used to keep every loop deterministic.
     let serial: Int
-    /// The public ID, assigned on confirmation.
+    /// The package ID, assigned on confirmation.
     var id: Int?
     /// The filter, predicted every frame.
     private(set) var filter: KalmanBoxFilter

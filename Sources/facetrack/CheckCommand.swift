@@ -5,7 +5,12 @@ import Foundation
 /// `facetrack check [MANIFEST]`: runs `process` on reference clips, scores them against their truth
 /// and fails when a metric misses its threshold.
 enum CheckCommand {
-    static let help = """
+    static let junit = Option.text("--junit", "FILE", help: "also write a JUnit XML report (one test case per clip)")
+    static let updateGolden = Flag("--update-golden", help: "store this run's tracks CSVs as the accepted outputs")
+    static let options = [junit.spec, updateGolden.spec, CommonFlags.help.spec]
+
+    static var help: String {
+    """
     USAGE: facetrack check [MANIFEST] [--junit FILE] [--update-golden]
 
     Runs `process` on every clip of MANIFEST (default samples/manifest.json) with the clip's own
@@ -23,15 +28,14 @@ enum CheckCommand {
     predicted_tracks, untracked_predictions.
 
     OPTIONS:
-      --junit FILE          also write a JUnit XML report (one test case per clip)
-      --update-golden       store this run's tracks CSVs as the accepted outputs
-      -h, --help            show this help
+    \(options.map(\.helpEntry).joined(separator: "\n"))
     """
+    }
 
     /// The command: returns the exit status (0 all passed, 1 any failed).
     static func run(_ raw: [String]) throws -> Int32 {
-        let arguments = try Arguments(raw, valued: ["--junit"], flags: ["--update-golden", "--help"], aliases: ["-h": "--help"])
-        if arguments.has("--help") { print(help); return 0 }
+        let arguments = try ParsedArguments(raw, options: options)
+        if arguments.isSet(CommonFlags.help) { print(help); return 0 }
         guard arguments.positionals.count <= 1 else { throw UsageError("check takes at most one MANIFEST") }
         let manifest = try CheckManifest.load(path: arguments.positionals.first ?? "samples/manifest.json")
         let scratch = FileManager.default.temporaryDirectory.appendingPathComponent("facetrack-check-\(ProcessInfo.processInfo.processIdentifier)")
@@ -48,7 +52,7 @@ enum CheckCommand {
                 failures = entry.thresholds.compactMap { $0.failure(in: result) }
                 summary = ["precision", "recall", "mean_iou", "mota", "idf1", "id_switches", "eye_error"]
                     .map { "\($0) \(EvaluationResult.format($0, result.value(of: $0)))" }.joined(separator: ", ")
-                note = try golden(entry, csv: csv, update: arguments.has("--update-golden"))
+                note = try golden(entry, csv: csv, update: arguments.isSet(updateGolden))
             } catch let caught {
                 error = "\(caught)"
             }
@@ -63,23 +67,26 @@ enum CheckCommand {
             print(line)
             cases.append(JUnitReport.Case(name: entry.name, seconds: seconds, failures: failures, error: error, output: summary))
         }
-        if let junit = arguments.string("--junit") {
-            try JUnitReport(suite: "facetrack check", cases: cases).write(to: junit)
+        if let path = try arguments.value(junit) {
+            try JUnitReport(suite: "facetrack check", cases: cases).write(to: path)
         }
         let failed = cases.filter { $0.error != nil || !$0.failures.isEmpty }.count
         print("check: \(cases.count) clips, \(cases.count - failed) passed, \(failed) failed")
         return failed == 0 ? 0 : 1
     }
 
-    /// Runs `process` on one clip in this process and scores its tracks.
+    /// Runs the clip's job (its manifest options, tracks to `csv`) in this process and scores its tracks.
     private static func runClip(_ entry: CheckManifest.Entry, csv: String) throws -> EvaluationResult {
         let truth = try TrackTable.load(path: entry.truth, requireIDs: true)
+        let job: FaceTrackJob
         do {
-            // The check's own --csv comes last, so it wins over any in the manifest.
-            _ = try ProcessCommand.execute([entry.clip] + entry.options + ["--csv", csv, "--quiet"], progress: false, interruptible: false)
+            let arguments = try ParsedArguments(entry.options, options: JobOptions.options)
+            guard arguments.positionals.isEmpty else { throw UsageError("unexpected \(arguments.positionals[0])") }
+            job = try JobOptions(arguments).job(input: entry.clip, outputs: JobOutputs(csv: csv))
         } catch let usage as UsageError {
             throw CheckError.badOptions(entry.name, "\(usage)")
         }
+        _ = try job.run()
         let prediction = try TrackTable.load(path: csv)
         return try Evaluator(iouThreshold: entry.iou).evaluate(truth: truth, prediction: prediction)
     }
@@ -91,10 +98,12 @@ enum CheckCommand {
             let folder = URL(fileURLWithPath: entry.golden).deletingLastPathComponent()
             do {
                 try manager.createDirectory(at: folder, withIntermediateDirectories: true)
-                try Data(contentsOf: URL(fileURLWithPath: csv)).write(to: URL(fileURLWithPath: entry.golden), options: .atomic)
             } catch {
                 throw EvaluationError.unwritable(entry.golden, reason: (error as NSError).localizedDescription)
             }
+            let file = try BufferedTextFile(path: entry.golden)
+            try file.write(try String(contentsOfFile: csv, encoding: .utf8))
+            try file.finish()
             return "golden updated"
         }
         guard let stored = manager.contents(atPath: entry.golden) else { return "no golden output" }

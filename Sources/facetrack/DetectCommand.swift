@@ -3,47 +3,51 @@ import Foundation
 
 /// `facetrack detect IMAGE... [--csv FILE]`: faces in still images, as CSV rows with an `image` column.
 enum DetectCommand {
-    static let help = """
-    USAGE: facetrack detect IMAGE... [--csv FILE] [options]
+    static let csv = Option.text("--csv", "FILE", help: "write the CSV to FILE instead of standard output")
+    static let options = [csv.spec] + DetectorOptions.options + AttributeOptions.options
+        + [OutputOptions.landmarks.spec, CommonFlags.help.spec]
 
-    Finds faces in still images (jpg, png and anything FFmpeg decodes; EXIF orientation applied)
-    and writes one CSV row per face, with a leading image column. Without --csv the CSV goes to
-    standard output.
+    static var help: String {
+        """
+        USAGE: facetrack detect IMAGE... [--csv FILE] [options]
 
-    OPTIONS:
-      --csv FILE            write the CSV to FILE instead of standard output
-    \(DetectorOptions.help)
-    \(AttributeOptions.help)
-      -h, --help            show this help
+        Finds faces in still images (jpg, png and anything FFmpeg decodes; EXIF orientation applied)
+        and writes one CSV row per face, with a leading image column. Without --csv the CSV goes to
+        standard output.
 
-    EXAMPLES:
-      facetrack detect photo.jpg
-      facetrack detect shots/*.png --csv faces.csv --min-face-size 40
-      facetrack detect portrait.jpg --attributes smile,blink
-    """
+        OPTIONS:
+        \(options.map(\.helpEntry).joined(separator: "\n"))
+
+        EXAMPLES:
+          facetrack detect photo.jpg
+          facetrack detect shots/*.png --csv faces.csv --min-face-size 40
+          facetrack detect portrait.jpg --attributes smile,blink
+        """
+    }
 
     static func run(_ raw: [String]) throws -> Int32 {
-        let arguments = try Arguments(raw, valued: DetectorOptions.valued.union(AttributeOptions.valued).union(["--csv"]), flags: ["--help"],
-                                      aliases: ["-h": "--help"])
-        if arguments.has("--help") { print(help); return 0 }
+        let arguments = try ParsedArguments(raw, options: options)
+        if arguments.isSet(CommonFlags.help) { print(help); return 0 }
         guard !arguments.positionals.isEmpty else { throw UsageError("detect needs at least one IMAGE") }
-        let options = try DetectorOptions(arguments)
-        let attributes = try AttributeOptions(arguments, models: options.configuration.models)
+        let images = arguments.positionals
+        let detection = try DetectorOptions(arguments).settings
+        let attributes = try AttributeOptions(arguments).selection
+        let landmarksPath = try arguments.value(OutputOptions.landmarks)
         // Images are detected one after another: let one detection use every core.
-        let detector = try options.makeDetector(threads: ProcessInfo.processInfo.activeProcessorCount)
-        let analyzer = try attributes.makeAnalyzer()
-        let stabilizer = attributes.makeStabilizer()
-        let writer = try TrackCSVWriter(path: arguments.string("--csv") ?? "-", inputs: arguments.positionals,
-                                        includesImage: true)
-        let landmarks = try attributes.makeLandmarkWriter(inputs: arguments.positionals, includesImage: true)
+        let detector = try detection.makeDetector(threads: ProcessInfo.processInfo.activeProcessorCount)
+        let analyzer = attributes.isEmpty && landmarksPath == nil
+            ? nil : try FaceMeshAnalyzer(models: detection.models, selection: attributes)
+        let stabilizer = attributes.isEmpty ? nil : AttributeStabilizer()
+        let writer = try TrackCSVWriter(path: try arguments.value(csv) ?? "-", inputs: images, includesImage: true)
+        let landmarks = try landmarksPath.map { try LandmarkCSVWriter(path: $0, inputs: images, includesImage: true) }
         var failures = 0
-        for path in arguments.positionals {
+        for path in images {
             do {
-                let (image, _) = try ImageLoader.load(path: path)
+                let image = try ImageLoader.load(path: path).image
                 var faces = try detector?.detect(in: image) ?? []
                 faces.removeAll { !$0.isValid }
                 faces.sort { $0.confidence > $1.confidence }
-                if let limit = options.maxFaces { faces = Array(faces.prefix(limit)) }
+                if let limit = detection.maxFaces { faces = Array(faces.prefix(limit)) }
                 try analyzer?.analyze(&faces, in: image)
                 // Untracked faces: the stabilizer decides each from its own scores.
                 var tracked = faces.map { TrackedFace(observation: $0, trackID: nil) }

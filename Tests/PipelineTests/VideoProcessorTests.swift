@@ -1,6 +1,9 @@
+import Detection
 import FaceCore
 import MediaIO
 @testable import Pipeline
+import Tracking
+import Synchronization
 import TestSupport
 import XCTest
 
@@ -46,9 +49,14 @@ final class VideoProcessorTests: XCTestCase {
         let clip = try makeRamp(folder)
         let csv = folder.file("tracks.csv")
         let tracker = RecordingTracker()
-        let processor = try VideoProcessor(options: ProcessingOptions(input: clip, csvPath: csv, threads: 3, maxFaces: 1),
-                                           detectorFactory: { () -> FaceDetector? in FrameNumberDetector() }, tracker: tracker)
-        let summary = try processor.run()
+        let writer = try TrackCSVWriter(path: csv)
+        var parts = VideoProcessor.Parts(input: clip, demuxer: try Demuxer(path: clip), threads: 3)
+        parts.detection = DetectionPlan(every: 1, maxFaces: 1)
+        parts.detectorFactory = { FrameNumberDetector() }
+        parts.tracker = tracker
+        parts.outputs = [writer]
+        let summary = try VideoProcessor(parts).run()
+        try writer.finish()
         XCTAssertEqual(summary.frames, 30)
         XCTAssertEqual(summary.faces, 30, "max-faces 1 keeps one face a frame")
         XCTAssertEqual(summary.invalidDetections, 60, "the NaN and the negative box of each frame")
@@ -62,9 +70,11 @@ final class VideoProcessorTests: XCTestCase {
         let folder = try TemporaryFolder()
         let clip = try makeRamp(folder)
         let tracker = RecordingTracker()
-        let processor = try VideoProcessor(options: ProcessingOptions(input: clip, threads: 2, detectEvery: 4),
-                                           detectorFactory: { () -> FaceDetector? in FrameNumberDetector() }, tracker: tracker)
-        _ = try processor.run()
+        var parts = VideoProcessor.Parts(input: clip, demuxer: try Demuxer(path: clip), threads: 2)
+        parts.detection = DetectionPlan(every: 4)
+        parts.detectorFactory = { FrameNumberDetector() }
+        parts.tracker = tracker
+        _ = try VideoProcessor(parts).run()
         XCTAssertEqual(tracker.frames.count, 30)
         XCTAssertEqual(tracker.detectedFrames, Array(stride(from: 0, to: 30, by: 4)))
     }
@@ -77,10 +87,69 @@ final class VideoProcessorTests: XCTestCase {
         }
         let folder = try TemporaryFolder()
         let clip = try makeRamp(folder)
-        let processor = try VideoProcessor(
-            options: ProcessingOptions(input: clip, output: folder.file("out.mp4"), csvPath: folder.file("t.csv")),
-            detectorFactory: { () -> FaceDetector? in FailingDetector() })
-        XCTAssertThrowsError(try processor.run()) { XCTAssertTrue($0 is Broken) }
+        var parts = VideoProcessor.Parts(input: clip, demuxer: try Demuxer(path: clip), threads: 0)
+        parts.video = (folder.file("out.mp4"), EncoderSettings())
+        parts.outputs = [try TrackCSVWriter(path: folder.file("t.csv"))]
+        parts.detectorFactory = { FailingDetector() }
+        XCTAssertThrowsError(try VideoProcessor(parts).run()) { XCTAssertTrue($0 is Broken) }
+        parts.outputs = []
         XCTAssertEqual(folder.contents(), ["ramp.mkv"])
+    }
+}
+
+final class FaceTrackJobTests: XCTestCase {
+    func testJobWritesEveryOutputAndReportsProgress() throws {
+        let folder = try TemporaryFolder()
+        let clip = folder.file("clip.mp4")
+        try Tools.ffmpeg(["-f", "lavfi", "-i", "testsrc2=size=96x64:rate=10", "-frames:v", "12", "-pix_fmt", "yuv420p", clip])
+        var job = FaceTrackJob(input: clip, detection: DetectionSettings(detector: .none))
+        job.outputs = JobOutputs(video: folder.file("out.mkv"), csv: folder.file("t.csv"), mot: folder.file("t.mot"),
+                                 tracksSummary: folder.file("t.json"))
+        let seen = Mutex<[Int]>([])
+        let summary = try job.run(progress: { progress in seen.withLock { $0.append(progress.frames) } })
+        XCTAssertEqual(summary.frames, 12)
+        XCTAssertEqual(seen.withLock { $0 }, Array(1...12), "one call per finished frame")
+        XCTAssertEqual(folder.contents(), ["clip.mp4", "out.mkv", "t.csv", "t.json", "t.mot"])
+        XCTAssertEqual(try Tools.videoFrameTimes(folder.file("out.mkv")).count, 12)
+    }
+
+    func testStopSignalEndsTheRunWithCompleteOutputs() throws {
+        let folder = try TemporaryFolder()
+        let clip = folder.file("clip.mp4")
+        try Tools.ffmpeg(["-f", "lavfi", "-i", "testsrc2=size=96x64:rate=10", "-frames:v", "40", "-pix_fmt", "yuv420p", clip])
+        let stop = StopSignal()
+        let job = FaceTrackJob(input: clip, outputs: JobOutputs(csv: folder.file("t.csv")),
+                               detection: DetectionSettings(detector: .none), threads: 1)
+        let summary = try job.run(progress: { if $0.frames == 5 { stop.stop() } }, stop: stop)
+        XCTAssertTrue(summary.interrupted)
+        XCTAssertGreaterThanOrEqual(summary.frames, 5)
+        XCTAssertLessThan(summary.frames, 30, "one lane holds at most four frames in flight")
+        let rows = try String(contentsOfFile: folder.file("t.csv"), encoding: .utf8).split(separator: "\n")
+        XCTAssertEqual(rows.first, Substring(TrackCSVWriter.columns.joined(separator: ",")))
+        XCTAssertEqual(folder.contents(), ["clip.mp4", "t.csv"])
+    }
+
+    func testSettingsOutOfRangeAreRejectedNamingTheOption() {
+        var job = FaceTrackJob(input: "x.mp4")
+        job.detection.threshold = 1.5
+        XCTAssertThrowsError(try job.validate()) { XCTAssertTrue("\($0)".contains("--threshold"), "\($0)") }
+        job = FaceTrackJob(input: "x.mp4", detection: DetectionSettings(detector: .centerface(CenterFaceSettings(inputSize: 8))))
+        XCTAssertThrowsError(try job.validate()) { XCTAssertTrue("\($0)".contains("--input-size"), "\($0)") }
+        job = FaceTrackJob(input: "x.mp4", encoder: EncoderSettings(codec: "vp9"))
+        XCTAssertThrowsError(try job.validate()) { XCTAssertTrue("\($0)".contains("--codec"), "\($0)") }
+        XCTAssertNoThrow(try FaceTrackJob(input: "x.mp4").validate())
+    }
+
+    func testSecondPassAsksTheDetectorForHalfTheThreshold() {
+        let settings = TrackingSettings()
+        XCTAssertEqual(settings.detectorThreshold(reportingAt: 0.6), 0.3)
+        let configuration = settings.configuration(framesPerSecond: 25, threshold: 0.6)
+        XCTAssertEqual(configuration.highThreshold, 0.6)
+        XCTAssertEqual(configuration.lowThreshold, 0.3)
+        XCTAssertEqual(configuration.maxAge, 25, "one second of video")
+        let single = TrackingSettings(maxAge: 7, secondPass: false)
+        XCTAssertEqual(single.detectorThreshold(reportingAt: 0.6), 0.6)
+        XCTAssertEqual(single.configuration(framesPerSecond: nil, threshold: 0.6).lowThreshold, 0.6)
+        XCTAssertEqual(single.configuration(framesPerSecond: nil, threshold: 0.6).maxAge, 7)
     }
 }

@@ -4,24 +4,24 @@ import Foundation
 
 /// Turns BlazeFace's raw outputs into faces, as MediaPipe does: anchor decoding, clipped
 /// sigmoid scores, weighted non-maximum suppression, then undoing the letterbox.
-public struct BlazeFaceDecoder: Sendable {
+package struct BlazeFaceDecoder: Sendable {
     /// One decoded detection in normalised network-input coordinates.
-    public struct Detection: Sendable, Equatable {
+    package struct Detection: Sendable, Equatable {
         /// Left edge.
-        public var xMin: Double
+        package var xMin: Double
         /// Top edge.
-        public var yMin: Double
+        package var yMin: Double
         /// Right edge.
-        public var xMax: Double
+        package var xMax: Double
         /// Bottom edge.
-        public var yMax: Double
+        package var yMax: Double
         /// The six keypoints (subject's right eye, left eye, nose, mouth, right ear, left ear).
-        public var keypoints: [Point]
+        package var keypoints: [Point]
         /// Sigmoid score in [0, 1].
-        public var score: Double
+        package var score: Double
 
         /// Creates a detection.
-        public init(xMin: Double, yMin: Double, xMax: Double, yMax: Double, keypoints: [Point], score: Double) {
+        package init(xMin: Double, yMin: Double, xMax: Double, yMax: Double, keypoints: [Point], score: Double) {
             self.xMin = xMin
             self.yMin = yMin
             self.xMax = xMax
@@ -31,7 +31,7 @@ public struct BlazeFaceDecoder: Sendable {
         }
 
         /// Intersection over union with another detection.
-        public func iou(_ other: Detection) -> Double {
+        package func iou(_ other: Detection) -> Double {
             let width = min(xMax, other.xMax) - max(xMin, other.xMin)
             let height = min(yMax, other.yMax) - max(yMin, other.yMin)
             guard width > 0, height > 0 else { return 0 }
@@ -43,16 +43,16 @@ public struct BlazeFaceDecoder: Sendable {
     }
 
     /// Network input side in pixels.
-    public let inputSize: Int
+    package let inputSize: Int
     /// Anchor centres, one per output row.
-    public let anchors: [Point]
+    package let anchors: [Point]
     /// Minimum score kept.
-    public let threshold: Double
+    package let threshold: Double
     /// Overlap above which detections are merged.
-    public let suppressionIoU: Double
+    package let suppressionIoU: Double
 
     /// Creates the decoder of `variant`.
-    public init(variant: BlazeFaceVariant, threshold: Double, suppressionIoU: Double = 0.3) {
+    package init(variant: BlazeFaceVariant, threshold: Double, suppressionIoU: Double = 0.3) {
         inputSize = variant.inputSize
         anchors = variant.anchors()
         self.threshold = threshold
@@ -60,14 +60,14 @@ public struct BlazeFaceDecoder: Sendable {
     }
 
     /// The logistic function of a logit clipped to [-100, 100].
-    public static func score(logit: Float) -> Double {
+    package static func score(logit: Float) -> Double {
         let clipped = Double(min(max(logit, -100), 100))
         return 1 / (1 + exp(-clipped))
     }
 
     /// Detections above the threshold, before suppression. `regressors` holds 16 values per
     /// anchor, `scores` one logit per anchor.
-    public func candidates(regressors: UnsafeBufferPointer<Float>, scores: UnsafeBufferPointer<Float>)
+    package func candidates(regressors: UnsafeBufferPointer<Float>, scores: UnsafeBufferPointer<Float>)
         -> [Detection] {
         let count = min(anchors.count, scores.count, regressors.count / 16)
         let scale = 1 / Double(inputSize)
@@ -94,7 +94,7 @@ public struct BlazeFaceDecoder: Sendable {
     /// Weighted non-maximum suppression: the best remaining detection absorbs every remaining
     /// one overlapping it by more than `suppressionIoU`, its box and keypoints becoming their
     /// score-weighted mean while it keeps its own score. Most confident first.
-    public func weightedSuppression(_ detections: [Detection]) -> [Detection] {
+    package func weightedSuppression(_ detections: [Detection]) -> [Detection] {
         var remaining = detections.sorted { $0.score > $1.score }
         var result: [Detection] = []
         while let best = remaining.first {
@@ -136,7 +136,7 @@ public struct BlazeFaceDecoder: Sendable {
     }
 
     /// Detections decoded and suppressed.
-    public func decode(regressors: UnsafeBufferPointer<Float>, scores: UnsafeBufferPointer<Float>) -> [Detection] {
+    package func decode(regressors: UnsafeBufferPointer<Float>, scores: UnsafeBufferPointer<Float>) -> [Detection] {
         weightedSuppression(candidates(regressors: regressors, scores: scores))
     }
 }

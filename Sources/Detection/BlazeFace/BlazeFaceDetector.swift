@@ -8,15 +8,15 @@ import NeuralRuntime
 /// `roll` is computed. The model is chosen by `configuration.model` (`short` or `full`); without
 /// it the full-range model runs (faces up to about 5 m, MediaPipe's `--model full`), whatever
 /// `accuracy` says. One instance per thread.
-public final class BlazeFaceDetector: FaceDetector {
+package final class BlazeFaceDetector: FaceDetector {
     /// The `--detector` name.
-    public let name = "blazeface"
+    package let name = "blazeface"
     /// The model in use.
-    public let variant: BlazeFaceVariant
+    package let variant: BlazeFaceVariant
     /// Minimum score of a face.
-    public let threshold: Double
+    package let threshold: Double
     /// Faces whose box is narrower or shorter than this many pixels are dropped.
-    public let minFaceSize: Double
+    package let minFaceSize: Double
 
     private let network: NeuralNetwork
     private let decoder: BlazeFaceDecoder
@@ -26,7 +26,7 @@ public final class BlazeFaceDetector: FaceDetector {
 
     /// Builds the detector `configuration` describes; throws `ModelError` for a missing or damaged
     /// model and `BlazeFaceError` for an unknown `model` value.
-    public convenience init(configuration: DetectorConfiguration) throws {
+    package convenience init(configuration: DetectorConfiguration) throws {
         let variant = try Self.variant(for: configuration)
         try self.init(variant: variant, modelPath: try configuration.models.path(for: variant.fileName),
                       threshold: configuration.threshold ?? variant.defaultThreshold,
@@ -34,7 +34,7 @@ public final class BlazeFaceDetector: FaceDetector {
     }
 
     /// Builds a detector from an explicit model file.
-    public init(variant: BlazeFaceVariant, modelPath: String, threshold: Double? = nil, minFaceSize: Double = 0)
+    package init(variant: BlazeFaceVariant, modelPath: String, threshold: Double? = nil, minFaceSize: Double = 0)
         throws {
         self.variant = variant
         self.threshold = threshold ?? variant.defaultThreshold
@@ -60,14 +60,14 @@ public final class BlazeFaceDetector: FaceDetector {
     }
 
     /// The variant a configuration asks for: `model` when given, else full range.
-    public static func variant(for configuration: DetectorConfiguration) throws -> BlazeFaceVariant {
+    package static func variant(for configuration: DetectorConfiguration) throws -> BlazeFaceVariant {
         guard let model = configuration.model else { return .full }
         guard let variant = BlazeFaceVariant(rawValue: model.lowercased()) else { throw BlazeFaceError.unknownModel(model) }
         return variant
     }
 
     /// The faces in `image`, most confident first.
-    public func detect(in image: BGRAImage) throws -> [FaceObservation] {
+    package func detect(in image: BGRAImage) throws -> [FaceObservation] {
         guard !image.isEmpty else { return [] }
         let letterbox = Letterbox(frameWidth: image.width, frameHeight: image.height)
         return detections(in: image).compactMap { observation(from: $0, letterbox: letterbox) }
@@ -75,7 +75,7 @@ public final class BlazeFaceDetector: FaceDetector {
     }
 
     /// The decoded detections in normalised network-input coordinates (before undoing the letterbox).
-    public func detections(in image: BGRAImage) -> [BlazeFaceDecoder.Detection] {
+    package func detections(in image: BGRAImage) -> [BlazeFaceDecoder.Detection] {
         guard !image.isEmpty else { return [] }
         sampler.fill(network.input(0), from: image)
         network.run()

@@ -1,10 +1,10 @@
 /// A BlazeFace option that cannot be used.
-public enum BlazeFaceError: Error, CustomStringConvertible, Sendable {
+package enum BlazeFaceError: Error, CustomStringConvertible, Sendable {
     /// `--model` named something other than `short` or `full`.
     case unknownModel(String)
 
     /// One line for the user.
-    public var description: String {
+    package var description: String {
         switch self {
         case .unknownModel(let model):
             return "unknown BlazeFace model '\(model)' (choose short or full)"

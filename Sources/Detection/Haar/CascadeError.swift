@@ -1,5 +1,5 @@
 /// Why a cascade file could not be used. Each description is one line naming the file.
-public enum CascadeError: Error, CustomStringConvertible, Equatable {
+package enum CascadeError: Error, CustomStringConvertible, Equatable {
     /// The file does not exist (or is a directory).
     case missingFile(path: String)
     /// The file could not be read.
@@ -16,7 +16,7 @@ public enum CascadeError: Error, CustomStringConvertible, Equatable {
     case invalid(path: String, reason: String)
 
     /// One line for the user.
-    public var description: String {
+    package var description: String {
         switch self {
         case .missingFile(let path):
             return "cascade file \(path) not found (run scripts/setup, which installs the opencv-data package)"

@@ -6,9 +6,9 @@ import Foundation
 /// The values keep OpenCV's precision: thresholds and leaf values are read as doubles and stored
 /// as floats, and each stage threshold is lowered by 1e-5 as OpenCV does, so that evaluation
 /// rejects and accepts exactly the same windows.
-public struct CascadeModel: Sendable {
+package struct CascadeModel: Sendable {
     /// The kind of feature the weak classifiers test.
-    public enum FeatureType: String, Sendable {
+    package enum FeatureType: String, Sendable {
         /// Haar-like rectangle features, normalised by the window's standard deviation.
         case haar = "HAAR"
         /// Multi-block local binary patterns (256 categories).
@@ -16,105 +16,105 @@ public struct CascadeModel: Sendable {
     }
 
     /// One weighted rectangle of a Haar feature (window coordinates).
-    public struct WeightedRect: Sendable, Equatable {
+    package struct WeightedRect: Sendable, Equatable {
         /// Left edge (for a tilted rectangle: the top corner).
-        public var x: Int
+        package var x: Int
         /// Top edge.
-        public var y: Int
+        package var y: Int
         /// Width (for a tilted rectangle: the extent along the down-right diagonal).
-        public var width: Int
+        package var width: Int
         /// Height (for a tilted rectangle: the extent along the down-left diagonal).
-        public var height: Int
+        package var height: Int
         /// The weight of the rectangle's pixel sum.
-        public var weight: Float
+        package var weight: Float
     }
 
     /// A Haar feature: two or three weighted rectangles, upright or turned 45 degrees.
-    public struct HaarFeature: Sendable, Equatable {
+    package struct HaarFeature: Sendable, Equatable {
         /// The rectangles (two or three).
-        public var rects: [WeightedRect]
+        package var rects: [WeightedRect]
         /// True for a feature on the 45-degree (tilted) integral image.
-        public var tilted: Bool
+        package var tilted: Bool
     }
 
     /// An LBP feature: the top-left 3x3 grid cell; the grid is 3 cells of `width` x `height`.
-    public struct LBPFeature: Sendable, Equatable {
+    package struct LBPFeature: Sendable, Equatable {
         /// Left edge of the grid.
-        public var x: Int
+        package var x: Int
         /// Top edge of the grid.
-        public var y: Int
+        package var y: Int
         /// Width of one cell.
-        public var width: Int
+        package var width: Int
         /// Height of one cell.
-        public var height: Int
+        package var height: Int
     }
 
     /// One stage: a sum of weak trees compared with a threshold.
-    public struct Stage: Sendable {
+    package struct Stage: Sendable {
         /// The stage threshold (already lowered by OpenCV's 1e-5).
-        public var threshold: Float
+        package var threshold: Float
         /// Index of the stage's first tree in `trees`.
-        public var firstTree: Int
+        package var firstTree: Int
         /// Number of trees.
-        public var treeCount: Int
+        package var treeCount: Int
     }
 
     /// One weak tree: its nodes and leaves in the flat arrays.
-    public struct Tree: Sendable {
+    package struct Tree: Sendable {
         /// Index of the first node in `nodes`.
-        public var firstNode: Int
+        package var firstNode: Int
         /// Number of nodeValues nodes (1 for a stump).
-        public var nodeCount: Int
+        package var nodeCount: Int
         /// Index of the first leaf in `leaves` (there are `nodeCount + 1`).
-        public var firstLeaf: Int
+        package var firstLeaf: Int
     }
 
     /// One nodeValues node: a feature test. A child index above 0 is a node of the same tree,
     /// 0 or below is the leaf `-index`.
-    public struct Node: Sendable {
+    package struct Node: Sendable {
         /// Child when the test is true (value below threshold, or category in the subset).
-        public var left: Int32
+        package var left: Int32
         /// Child otherwise.
-        public var right: Int32
+        package var right: Int32
         /// The feature tested.
-        public var feature: Int32
+        package var feature: Int32
         /// The threshold for ordered (Haar) features; 0 for categorical (LBP) ones.
-        public var threshold: Float
+        package var threshold: Float
     }
 
     /// The file it was read from.
-    public let path: String
+    package let path: String
     /// Haar or LBP.
-    public let featureType: FeatureType
+    package let featureType: FeatureType
     /// Detection window width in pixels at scale 1.
-    public let windowWidth: Int
+    package let windowWidth: Int
     /// Detection window height in pixels at scale 1.
-    public let windowHeight: Int
+    package let windowHeight: Int
     /// The stages in order.
-    public let stages: [Stage]
+    package let stages: [Stage]
     /// All weak trees, stage after stage.
-    public let trees: [Tree]
+    package let trees: [Tree]
     /// All nodeValues nodes.
-    public let nodes: [Node]
+    package let nodes: [Node]
     /// All leaf values.
-    public let leaves: [Float]
+    package let leaves: [Float]
     /// For LBP: 8 words (256 bits) per node, the categories that go left.
-    public let subsets: [Int32]
+    package let subsets: [Int32]
     /// Words per node in `subsets` (0 for Haar).
-    public let subsetSize: Int
+    package let subsetSize: Int
     /// The largest tree, in nodeValues nodes (1 means every tree is a stump).
-    public let maxNodesPerTree: Int
+    package let maxNodesPerTree: Int
     /// Haar features (empty for LBP).
-    public let haarFeatures: [HaarFeature]
+    package let haarFeatures: [HaarFeature]
     /// LBP features (empty for Haar).
-    public let lbpFeatures: [LBPFeature]
+    package let lbpFeatures: [LBPFeature]
 
     /// True when some Haar feature uses the tilted integral image.
-    public var hasTiltedFeatures: Bool { haarFeatures.contains { $0.tilted } }
+    package var hasTiltedFeatures: Bool { haarFeatures.contains { $0.tilted } }
 
     /// Reads a cascade file. Throws `CascadeError` (one line naming the file) when the file is
     /// missing, not XML, another kind of XML, an old-format cascade, or inconsistent.
-    public init(contentsOf path: String) throws {
+    package init(contentsOf path: String) throws {
         var isDirectory: ObjCBool = false
         guard FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory), !isDirectory.boolValue else {
             throw CascadeError.missingFile(path: path)
@@ -129,7 +129,7 @@ public struct CascadeModel: Sendable {
     }
 
     /// Reads a cascade from XML bytes; `path` names it in errors.
-    public init(xml data: Data, path: String) throws {
+    package init(xml data: Data, path: String) throws {
         let root = try CascadeXMLReader.parse(data, path: path)
         guard root.name == "opencv_storage" else {
             throw CascadeError.notACascade(path: path, reason: "root element is <\(root.name)>, not <opencv_storage>")

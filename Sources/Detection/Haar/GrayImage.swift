@@ -1,16 +1,16 @@
 import FaceCore
 
 /// An 8-bit single-channel image, rows top to bottom with no padding.
-public struct GrayImage: Sendable, Equatable {
+package struct GrayImage: Sendable, Equatable {
     /// Width in pixels.
-    public let width: Int
+    package let width: Int
     /// Height in pixels.
-    public let height: Int
+    package let height: Int
     /// `width * height` bytes, row after row.
-    public var pixels: [UInt8]
+    package var pixels: [UInt8]
 
     /// Wraps existing pixels; `nil` when the count does not match the size.
-    public init?(width: Int, height: Int, pixels: [UInt8]) {
+    package init?(width: Int, height: Int, pixels: [UInt8]) {
         guard width >= 0, height >= 0, pixels.count == width * height else { return nil }
         self.width = width
         self.height = height
@@ -18,7 +18,7 @@ public struct GrayImage: Sendable, Equatable {
     }
 
     /// A uniform image.
-    public init(width: Int, height: Int, value: UInt8 = 0) {
+    package init(width: Int, height: Int, value: UInt8 = 0) {
         self.width = max(0, width)
         self.height = max(0, height)
         pixels = [UInt8](repeating: value, count: self.width * self.height)
@@ -27,7 +27,7 @@ public struct GrayImage: Sendable, Equatable {
     /// Converts a BGRA frame to grey exactly as OpenCV's `cvtColor(..., COLOR_BGR2GRAY)` does for
     /// 8-bit data: fixed-point weights 3735 (B), 19235 (G), 9798 (R) with a 15-bit shift and
     /// rounding (0.114, 0.587, 0.299 scaled by 32768). Alpha is ignored.
-    public init(bgra image: BGRAImage) {
+    package init(bgra image: BGRAImage) {
         let width = image.width, height = image.height
         var out = [UInt8](repeating: 0, count: width * height)
         out.withUnsafeMutableBufferPointer { dst in
@@ -47,13 +47,13 @@ public struct GrayImage: Sendable, Equatable {
     }
 
     /// True when the image has no pixels.
-    public var isEmpty: Bool { width == 0 || height == 0 }
+    package var isEmpty: Bool { width == 0 || height == 0 }
 
     /// The pixel at (x, y).
-    public subscript(x: Int, y: Int) -> UInt8 { pixels[y * width + x] }
+    package subscript(x: Int, y: Int) -> UInt8 { pixels[y * width + x] }
 
     /// The part of the image inside the rectangle, clipped to the image (possibly empty).
-    public func cropped(x: Int, y: Int, width cropWidth: Int, height cropHeight: Int) -> GrayImage {
+    package func cropped(x: Int, y: Int, width cropWidth: Int, height cropHeight: Int) -> GrayImage {
         let left = max(0, x), top = max(0, y)
         let right = min(width, x + cropWidth), bottom = min(height, y + cropHeight)
         guard right > left, bottom > top else { return GrayImage(width: 0, height: 0) }
@@ -71,7 +71,7 @@ public struct GrayImage: Sendable, Equatable {
 
     /// The image resized with OpenCV's bit-exact bilinear interpolation (`INTER_LINEAR_EXACT`);
     /// an empty image when either size is below 1 or the image is empty.
-    public func resized(width newWidth: Int, height newHeight: Int) -> GrayImage {
+    package func resized(width newWidth: Int, height newHeight: Int) -> GrayImage {
         guard newWidth > 0, newHeight > 0, !isEmpty else { return GrayImage(width: 0, height: 0) }
         var columns = BitExactResizer.Taps(), rows = BitExactResizer.Taps()
         columns.compute(source: width, destination: newWidth)

@@ -11,23 +11,23 @@ import Foundation
 ///
 /// One instance per thread (it keeps pyramid buffers between frames); each instance scans a frame
 /// on `options.threads` threads.
-public final class HaarCascadeDetector: FaceDetector {
+package final class HaarCascadeDetector: FaceDetector {
     /// `haar`, as given to `--detector`.
-    public let name = "haar"
+    package let name = "haar"
     /// The settings in use.
-    public let options: HaarCascadeOptions
+    package let options: HaarCascadeOptions
     /// The face classifier.
-    public let faces: CascadeClassifier
+    package let faces: CascadeClassifier
     private let features: FacialFeatureFinder?
 
     /// Builds the detector from the shared configuration (see `HaarCascadeOptions.init(configuration:)`).
     /// Throws `CascadeError` naming the file when a cascade is missing or unusable.
-    public convenience init(configuration: DetectorConfiguration) throws {
+    package convenience init(configuration: DetectorConfiguration) throws {
         try self.init(options: HaarCascadeOptions(configuration: configuration))
     }
 
     /// Builds the detector from explicit options.
-    public init(options: HaarCascadeOptions) throws {
+    package init(options: HaarCascadeOptions) throws {
         guard options.scaleFactor > 1, options.scaleFactor.isFinite else {
             throw CascadeError.invalid(path: options.cascadePath, reason: "scale factor \(options.scaleFactor) must be above 1")
         }
@@ -37,12 +37,12 @@ public final class HaarCascadeDetector: FaceDetector {
     }
 
     /// The faces in a BGRA frame (converted to grey like OpenCV's BGR2GRAY), most confident first.
-    public func detect(in image: BGRAImage) throws -> [FaceObservation] {
+    package func detect(in image: BGRAImage) throws -> [FaceObservation] {
         detect(gray: GrayImage(bgra: image))
     }
 
     /// The faces in a grey image, most confident first.
-    public func detect(gray: GrayImage) -> [FaceObservation] {
+    package func detect(gray: GrayImage) -> [FaceObservation] {
         guard !gray.isEmpty else { return [] }
         let found = faces.detectMultiScale(gray, scaleFactor: options.scaleFactor, minNeighbors: options.minNeighbors,
                                            minSize: (options.minFaceSize, options.minFaceSize))
@@ -59,7 +59,7 @@ public final class HaarCascadeDetector: FaceDetector {
     }
 
     /// Maps OpenCV's neighbour count to [0, 1): `1 - 0.5^(neighbors / 8)`.
-    public static func confidence(neighbors: Int) -> Double {
+    package static func confidence(neighbors: Int) -> Double {
         1 - pow(0.5, Double(max(0, neighbors)) / 8)
     }
 }

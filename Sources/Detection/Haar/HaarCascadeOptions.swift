@@ -1,39 +1,39 @@
 import FaceCore
 
 /// Settings of `HaarCascadeDetector`, with the `CIDetector`-like mapping from `DetectorConfiguration`.
-public struct HaarCascadeOptions: Sendable {
+package struct HaarCascadeOptions: Sendable {
     /// Where OpenCV's cascade files live (the Debian `opencv-data` package).
-    public static let defaultCascadeDirectory = "/usr/share/opencv4"
+    package static let defaultCascadeDirectory = "/usr/share/opencv4"
     /// The face cascade for `accuracy` high or unset. Measured on 12 labelled photos (43 faces, IoU 0.4):
     /// `_alt2` and `_default` both find 40, but `_alt2` gives 2 false boxes instead of 5 and runs 20% faster.
-    public static let accurateCascade = "haarcascades/haarcascade_frontalface_alt2.xml"
+    package static let accurateCascade = "haarcascades/haarcascade_frontalface_alt2.xml"
     /// The face cascade for `accuracy` low: LBP, several times faster.
-    public static let fastCascade = "lbpcascades/lbpcascade_frontalface_improved.xml"
+    package static let fastCascade = "lbpcascades/lbpcascade_frontalface_improved.xml"
     /// The eye cascade, run in the upper part of each face.
-    public static let eyeCascade = "haarcascades/haarcascade_eye.xml"
+    package static let eyeCascade = "haarcascades/haarcascade_eye.xml"
     /// The smile cascade, run in the lower part of each face.
-    public static let smileCascade = "haarcascades/haarcascade_smile.xml"
+    package static let smileCascade = "haarcascades/haarcascade_smile.xml"
 
     /// The face cascade file (absolute, or relative to `cascadeDirectory`).
-    public var cascadePath: String
+    package var cascadePath: String
     /// The folder holding OpenCV's `haarcascades/` and `lbpcascades/`.
-    public var cascadeDirectory: String
+    package var cascadeDirectory: String
     /// Pyramid step: 1.1 for accuracy high, 1.2 for low.
-    public var scaleFactor: Double
+    package var scaleFactor: Double
     /// A face needs more than this many overlapping raw windows (OpenCV's minNeighbors), default 3.
-    public var minNeighbors: Int
+    package var minNeighbors: Int
     /// Smallest face side in pixels (`--min-face-size`); 0 = the cascade window.
-    public var minFaceSize: Int
+    package var minFaceSize: Int
     /// Faces below this confidence are dropped (`--threshold`), default 0.
-    public var minConfidence: Double
+    package var minConfidence: Double
     /// Threads scanning a frame; `nil` = every active processor.
-    public var threads: Int?
+    package var threads: Int?
     /// Look for eyes and a smile inside each face (default true).
-    public var findFacialFeatures: Bool
+    package var findFacialFeatures: Bool
 
     /// Maps the shared options: `accuracy` low picks the LBP cascade with scale factor 1.2, high or unset
     /// the Haar cascade with 1.1; `cascadePath` overrides the file; `minFaceSize` and `threshold` carry over.
-    public init(configuration: DetectorConfiguration = DetectorConfiguration()) {
+    package init(configuration: DetectorConfiguration = DetectorConfiguration()) {
         let fast = configuration.accuracy == .low
         cascadeDirectory = Self.defaultCascadeDirectory
         cascadePath = configuration.cascadePath ?? (fast ? Self.fastCascade : Self.accurateCascade)
@@ -46,7 +46,7 @@ public struct HaarCascadeOptions: Sendable {
     }
 
     /// `path` itself when absolute, else inside `cascadeDirectory`.
-    public func resolve(_ path: String) -> String {
+    package func resolve(_ path: String) -> String {
         path.hasPrefix("/") || path.hasPrefix(".") ? path : cascadeDirectory + "/" + path
     }
 }

@@ -3,16 +3,16 @@ import FaceCore
 
 /// A small reader and writer for binary PGM (P5, grey) and PPM (P6, RGB) files with 8-bit samples:
 /// the format of the test fixtures and the agreement tool.
-public enum PortableAnymap {
+package enum PortableAnymap {
     /// Why a PGM/PPM file could not be read; one line naming the file.
-    public enum ReadError: Error, CustomStringConvertible {
+    package enum ReadError: Error, CustomStringConvertible {
         /// The file could not be read.
         case unreadable(path: String)
         /// The header or the data is not a binary 8-bit PGM/PPM.
         case malformed(path: String, reason: String)
 
         /// One line for the user.
-        public var description: String {
+        package var description: String {
             switch self {
             case .unreadable(let path): return "image \(path) cannot be read"
             case .malformed(let path, let reason): return "image \(path) is not a binary 8-bit PGM/PPM: \(reason)"
@@ -21,7 +21,7 @@ public enum PortableAnymap {
     }
 
     /// Reads a P5 file as grey, or a P6 file converted to grey like OpenCV's BGR2GRAY.
-    public static func readGray(path: String) throws -> GrayImage {
+    package static func readGray(path: String) throws -> GrayImage {
         let (magic, width, height, samples) = try read(path: path)
         if magic == "P5" {
             guard let image = GrayImage(width: width, height: height, pixels: samples) else {
@@ -33,7 +33,7 @@ public enum PortableAnymap {
     }
 
     /// Reads a P6 file (or a P5 file, grey copied to all channels) as a BGRA frame.
-    public static func readBGRA(path: String) throws -> BGRAImage {
+    package static func readBGRA(path: String) throws -> BGRAImage {
         let (magic, width, height, samples) = try read(path: path)
         if magic == "P6" { return bgra(width: width, height: height, rgb: samples) }
         let image = BGRAImage(width: width, height: height)
@@ -47,7 +47,7 @@ public enum PortableAnymap {
     }
 
     /// Writes a grey image as a binary PGM.
-    public static func write(_ image: GrayImage, to path: String) throws {
+    package static func write(_ image: GrayImage, to path: String) throws {
         var data = Data("P5\n\(image.width) \(image.height)\n255\n".utf8)
         data.append(contentsOf: image.pixels)
         try data.write(to: URL(fileURLWithPath: path))

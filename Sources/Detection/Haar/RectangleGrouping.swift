@@ -1,16 +1,16 @@
 /// An integer rectangle in frame pixels, as the cascade scan produces them.
-public struct PixelRect: Sendable, Equatable, Hashable {
+package struct PixelRect: Sendable, Equatable, Hashable {
     /// Left edge.
-    public var x: Int
+    package var x: Int
     /// Top edge.
-    public var y: Int
+    package var y: Int
     /// Width.
-    public var width: Int
+    package var width: Int
     /// Height.
-    public var height: Int
+    package var height: Int
 
     /// Creates a rectangle.
-    public init(x: Int, y: Int, width: Int, height: Int) {
+    package init(x: Int, y: Int, width: Int, height: Int) {
         self.x = x
         self.y = y
         self.width = width
@@ -19,11 +19,11 @@ public struct PixelRect: Sendable, Equatable, Hashable {
 }
 
 /// A grouped detection: the averaged rectangle and how many raw windows it merges.
-public struct CascadeDetection: Sendable, Equatable {
+package struct CascadeDetection: Sendable, Equatable {
     /// The averaged box, clipped to the frame.
-    public var rect: PixelRect
+    package var rect: PixelRect
     /// The number of raw detections in the group (OpenCV's `numDetections`).
-    public var neighbors: Int
+    package var neighbors: Int
 }
 
 /// Merges overlapping raw detections the way OpenCV's `groupRectangles` does.
@@ -33,9 +33,9 @@ public struct CascadeDetection: Sendable, Equatable {
 /// rectangles (float average, rounded half to even). Groups with `minNeighbors` or fewer members are
 /// dropped, and so is a group lying inside another (grown by `eps` of its size) that has more than
 /// `max(3, own count)` members, or any larger group when its own count is below 3.
-public enum RectangleGrouping {
+package enum RectangleGrouping {
     /// Groups `rects`; with `minNeighbors <= 0` every rectangle is returned alone with count 1.
-    public static func group(_ rects: [PixelRect], minNeighbors: Int, eps: Double = 0.2) -> [CascadeDetection] {
+    package static func group(_ rects: [PixelRect], minNeighbors: Int, eps: Double = 0.2) -> [CascadeDetection] {
         guard minNeighbors > 0, !rects.isEmpty else {
             return rects.map { CascadeDetection(rect: $0, neighbors: 1) }
         }

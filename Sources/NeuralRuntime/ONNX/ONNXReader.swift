@@ -7,15 +7,15 @@ import Foundation
 /// [1,H,W,C] and the outputs are [1,h,w,C]. The input's declared batch and spatial sizes are
 /// ignored beyond a default: set the input tensor's shape (or use `ResizableNetwork`) for the
 /// size to run at. Every read is bounds-checked: bad bytes throw, they never trap.
-public enum ONNXReader {
+package enum ONNXReader {
     /// Reads the model file at `path`.
-    public static func graph(contentsOf path: String) throws -> GraphDescription {
+    package static func graph(contentsOf path: String) throws -> GraphDescription {
         let file = try ModelFileBytes.read(path)
         return try graph(bytes: file.bytes, name: file.name)
     }
 
     /// Reads a model from memory; `name` appears in error messages.
-    public static func graph(bytes: [UInt8], name: String) throws -> GraphDescription {
+    package static func graph(bytes: [UInt8], name: String) throws -> GraphDescription {
         let file: ONNXModelFile
         do {
             file = try ONNXModelFile(bytes: bytes)

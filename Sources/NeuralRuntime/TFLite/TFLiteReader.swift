@@ -5,15 +5,15 @@ import Foundation
 /// Float16 weights behind DEQUANTIZE operators are converted to float32 here, once; padding
 /// modes become explicit paddings; integer parameter tensors (PAD amounts, RESHAPE shapes,
 /// RESIZE sizes) become operation parameters. Every read is bounds-checked: bad bytes throw.
-public enum TFLiteReader {
+package enum TFLiteReader {
     /// Reads the model file at `path`.
-    public static func graph(contentsOf path: String) throws -> GraphDescription {
+    package static func graph(contentsOf path: String) throws -> GraphDescription {
         let file = try ModelFileBytes.read(path)
         return try graph(bytes: file.bytes, name: file.name)
     }
 
     /// Reads a model from memory; `name` appears in error messages.
-    public static func graph(bytes: [UInt8], name: String) throws -> GraphDescription {
+    package static func graph(bytes: [UInt8], name: String) throws -> GraphDescription {
         guard bytes.count >= 8, bytes[4..<8].elementsEqual("TFL3".utf8) else {
             throw NeuralRuntimeError.malformed(model: name, reason: "no TFL3 file identifier")
         }
@@ -27,7 +27,7 @@ public enum TFLiteReader {
 
 extension NeuralNetwork {
     /// Loads and prepares the TFLite model at `path`.
-    public convenience init(tfliteFile path: String) throws {
+    package convenience init(tfliteFile path: String) throws {
         try self.init(graph: try TFLiteReader.graph(contentsOf: path))
     }
 }

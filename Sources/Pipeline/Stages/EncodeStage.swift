@@ -1,13 +1,19 @@
-import CFFmpeg
+internal import CFFmpeg
 import FaceCore
 import Foundation
 import MediaIO
+import Synchronization
 
-/// The last stage: encodes frames in order, copies audio packets, and writes the container.
-/// Everything but `outputFrame()` runs on `queue`.
-final class EncodingSink: @unchecked Sendable {
+/// Serial stage: encodes frames in order, copies audio packets, and writes the container.
+/// Everything but `outputFrame()` and `acceptsDirectly(_:)` runs on `queue`.
+///
+/// `@unchecked Sendable`: the muxer, the encoder and the timestamp state are used on `queue`
+/// only; the frame pool has its own lock.
+final class EncodeStage: FrameStage, @unchecked Sendable {
     /// The serial queue of the encoder and muxer.
     let queue = DispatchQueue(label: "facetrack.encode")
+    private let state: RunState
+    private let next: FrameStage
     private let muxer: Muxer
     private let encoder: VideoEncoder
     private let videoStream: Int
@@ -20,18 +26,20 @@ final class EncodingSink: @unchecked Sendable {
     private var lastAudioDTS: [Int: Int64] = [:]
     /// Audio packets skipped because they were damaged (read after `finish()`).
     private(set) var damagedAudioPackets = 0
-    private let poolLock = NSLock()
-    private var framePool: [Frame] = []
+    private let framePool = Mutex<[Frame]>([])
 
-    init(path: String, demuxer: Demuxer, decoder: VideoDecoder, options: ProcessingOptions) throws {
-        let output = try AtomicOutput(path: path, inputs: [options.input])
+    init(path: String, input: String, encoderSettings: EncoderSettings, threads: Int, demuxer: Demuxer, decoder: VideoDecoder,
+         state: RunState, next: FrameStage) throws {
+        self.state = state
+        self.next = next
+        let output = try AtomicOutput(path: path, inputs: [input])
         muxer = try Muxer(output: output)
         let parameters = demuxer.videoStream.pointee.codecpar.pointee
         width = Int(parameters.width)
         height = Int(parameters.height)
         sourceTimeBase = demuxer.videoTimeBase
         do {
-            encoder = try VideoEncoder(settings: options.encoder, width: width, height: height, timeBase: sourceTimeBase,
+            encoder = try VideoEncoder(settings: encoderSettings, threads: threads, width: width, height: height, timeBase: sourceTimeBase,
                                        frameRate: demuxer.frameRate, colorsFrom: decoder.context,
                                        globalHeader: muxer.wantsGlobalHeader)
             videoStream = try muxer.addVideoStream(encoder: encoder, displayMatrix: demuxer.streamDisplayMatrix)
@@ -46,6 +54,18 @@ final class EncodingSink: @unchecked Sendable {
         try muxer.start()
     }
 
+    func accept(_ job: FrameJob) {
+        queue.async { [self] in
+            state.attempt { try encode(job) }
+            next.accept(job)
+        }
+    }
+
+    /// Copies an audio packet into the output, in reading order.
+    func acceptCopied(_ packet: Packet) {
+        queue.async { [self] in state.attempt { try writeCopied(packet) } }
+    }
+
     /// True when a decoded frame can go to the encoder as it is (same size and pixel format).
     func acceptsDirectly(_ frame: Frame) -> Bool {
         frame.width == width && frame.height == height && frame.pixelFormat == encoder.pixelFormat
@@ -53,10 +73,7 @@ final class EncodingSink: @unchecked Sendable {
 
     /// A writable frame in the encoder's size and format, reused when possible. Thread-safe.
     func outputFrame() throws -> Frame {
-        poolLock.lock()
-        let reused = framePool.popLast()
-        poolLock.unlock()
-        if let frame = reused {
+        if let frame = framePool.withLock({ $0.popLast() }) {
             try frame.makeWritable()
             return frame
         }
@@ -67,7 +84,7 @@ final class EncodingSink: @unchecked Sendable {
     }
 
     /// Encodes the job's picture with its source timestamp, kept strictly increasing.
-    func encode(_ job: FrameJob) throws {
+    private func encode(_ job: FrameJob) throws {
         let frame = job.output ?? job.frame
         var pts = job.pts
         if av_cmp_q(encoder.timeBase, sourceTimeBase) != 0 { pts = av_rescale_q(pts, sourceTimeBase, encoder.timeBase) }
@@ -77,17 +94,13 @@ final class EncodingSink: @unchecked Sendable {
         // A decoded key frame would force one in the output; let the encoder place its own.
         frame.pointer.pointee.pict_type = AV_PICTURE_TYPE_NONE
         try encoder.encode(frame) { packet in try muxer.write(packet, timeBase: encoder.timeBase, streamIndex: videoStream) }
-        if let output = job.output {
-            poolLock.lock()
-            framePool.append(output)
-            poolLock.unlock()
-        }
+        if let output = job.output { framePool.withLock { $0.append(output) } }
     }
 
     /// Writes an audio packet unchanged (timestamps rescaled to the output stream). A damaged
     /// packet, or one whose timestamp goes backwards, is skipped and counted, as the decoder does
     /// for video.
-    func writeCopied(_ packet: Packet) throws {
+    private func writeCopied(_ packet: Packet) throws {
         guard let target = audio[packet.streamIndex] else { return }
         let dts = packet.pointer.pointee.dts
         if dts != ft_nopts_value() {

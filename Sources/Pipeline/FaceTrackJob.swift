@@ -1,0 +1,172 @@
+import Attributes
+import Detection
+import FaceCore
+import Foundation
+import MediaIO
+import Rendering
+import Tracking
+
+/// One run of FaceTrack over one video or image: what `facetrack process` does, as a value.
+///
+/// Every setting has the command line's default, so a job needs only its input and the outputs
+/// it should write:
+///
+/// ```swift
+/// var job = FaceTrackJob(input: "clip.mp4")
+/// job.outputs.video = "clip-faces.mp4"
+/// job.outputs.csv = "clip.csv"
+/// let summary = try job.run()
+/// ```
+///
+/// `process`, `batch` and `check` all build one of these from their options and call `run`.
+public struct FaceTrackJob: Sendable {
+    /// The video (or still image) to read.
+    public var input: String
+    /// The files to write; with none, faces are only counted.
+    public var outputs: JobOutputs
+    /// The detector, its threshold and the options every detector shares.
+    public var detection: DetectionSettings
+    /// The tracker's options.
+    public var tracking: TrackingSettings
+    /// What is drawn on the output video (`outputs.video`).
+    public var overlay: OverlayConfiguration
+    /// Face attributes measured with the face mesh (`--attributes`).
+    public var attributes: AttributeSelection
+    /// How the output video is encoded.
+    public var encoder: EncoderSettings
+    /// Worker threads for decoding, analysis, rendering and encoding; 0 means one per core.
+    public var threads: Int
+
+    /// Creates a job with the defaults of `facetrack process`.
+    public init(input: String, outputs: JobOutputs = JobOutputs(), detection: DetectionSettings = DetectionSettings(),
+                tracking: TrackingSettings = TrackingSettings(), overlay: OverlayConfiguration = OverlayConfiguration(),
+                attributes: AttributeSelection = [], encoder: EncoderSettings = EncoderSettings(), threads: Int = 0) {
+        self.input = input
+        self.outputs = outputs
+        self.detection = detection
+        self.tracking = tracking
+        self.overlay = overlay
+        self.attributes = attributes
+        self.encoder = encoder
+        self.threads = threads
+    }
+
+    /// Checks the settings that do not depend on the input; `run` calls it first.
+    public func validate() throws(JobSettingsError) {
+        func require(_ condition: Bool, _ setting: String, _ expected: String) throws(JobSettingsError) {
+            if !condition { throw JobSettingsError(setting: setting, expected: expected) }
+        }
+        let d = detection
+        try require(d.threshold.map { (0...1).contains($0) } ?? true, "threshold (--threshold)", "a number from 0 to 1")
+        try require(d.minFaceSize.isFinite && d.minFaceSize >= 0, "minimum face size (--min-face-size)", "0 or more pixels")
+        try require((d.maxFaces ?? 1) >= 1, "maximum faces (--max-faces)", "at least 1")
+        try require(d.detectEvery >= 1, "detection interval (--detect-every)", "at least 1")
+        if case .centerface(let settings) = d.detector {
+            try require((32...8192).contains(settings.inputSize), "input size (--input-size)", "32 to 8192 pixels")
+        }
+        try require(tracking.minHits >= 1, "minimum hits (--min-hits)", "at least 1")
+        try require((tracking.maxAge ?? 1) >= 1, "maximum age (--max-age)", "at least 1 frame")
+        try require(EncoderSettings.codecs.contains(encoder.codec), "codec (--codec)",
+                    EncoderSettings.codecs.joined(separator: ", "))
+        try require((0...51).contains(encoder.crf), "quality (--crf)", "0 to 51")
+        try require(EncoderSettings.presets.contains(encoder.preset), "preset (--preset)",
+                    EncoderSettings.presets.joined(separator: ", "))
+        try require(threads >= 0, "threads (--threads)", "0 (one per core) or more")
+    }
+
+    /// True when the face mesh has to run (attributes or landmarks asked for).
+    var analysesFaces: Bool { !attributes.isEmpty || outputs.landmarks != nil }
+
+    /// Runs the job: reads the input once, writes every output under a temporary name and renames
+    /// it into place when the run succeeds. Throws a one-line error (naming the file) on bad input,
+    /// a missing model or an unwritable output, leaving no output behind. `progress` is called
+    /// after each finished frame; `stop` ends the run early with complete outputs of the frames
+    /// done (`summary.interrupted`).
+    public func run(progress: (@Sendable (JobProgress) -> Void)? = nil, stop: StopSignal = StopSignal()) throws
+        -> ProcessingSummary {
+        try validate()
+        // The input first: its errors come before any model is loaded.
+        let demuxer = try Demuxer(path: input)
+        let inputs = [input]
+        let threshold = detection.effectiveThreshold
+        let tracker = Tracker(configuration: tracking.configuration(framesPerSecond: demuxer.framesPerSecond,
+                                                                    threshold: threshold))
+        // Every output is checked (and opened under a temporary name) before any model loads; an
+        // output that is never finished deletes its temporary file.
+        var outputs: [FrameOutput] = []
+        if let path = self.outputs.csv { outputs.append(try TrackCSVWriter(path: path, inputs: inputs)) }
+        if let path = self.outputs.mot { outputs.append(try MOTChallengeWriter(path: path, inputs: inputs)) }
+        if let path = self.outputs.tracksSummary { outputs.append(try TrackSummaryOutput(path: path, inputs: inputs, tracker: tracker)) }
+        if let path = self.outputs.landmarks { outputs.append(try LandmarkCSVWriter(path: path, inputs: inputs)) }
+
+        var parts = VideoProcessor.Parts(input: input, demuxer: demuxer, threads: threads)
+        parts.video = self.outputs.video.map { (path: $0, settings: encoder) }
+        parts.detection = DetectionPlan(every: detection.detectEvery, maxFaces: detection.maxFaces)
+        let detection = self.detection
+        let detectorThreshold = tracking.detectorThreshold(reportingAt: threshold)
+        parts.detectorFactory = { try detection.makeDetector(threshold: detectorThreshold) }
+        if analysesFaces {
+            let attributes = self.attributes
+            parts.analyzerFactory = { try FaceMeshAnalyzer(models: detection.models, selection: attributes) }
+        }
+        parts.tracker = tracker
+        parts.faceProcessor = attributes.isEmpty ? nil : AttributeStabilizer()
+        if !overlay.kinds.isEmpty || overlay.anonymize != nil { parts.renderer = OverlayRenderer(configuration: overlay) }
+        parts.outputs = outputs
+        parts.stop = stop
+        let processor = try VideoProcessor(parts)
+
+        let total = demuxer.estimatedFrameCount
+        var frameDone: (@Sendable (Int) -> Void)?
+        if let progress { frameDone = { progress(JobProgress(frames: $0, estimatedTotal: total)) } }
+        let summary = try processor.run(progress: frameDone)
+        for output in outputs { try output.finish() }
+        return summary
+    }
+}
+
+/// The files a job writes. Every path may be `nil` (not written); "-" writes the CSV to standard output.
+public struct JobOutputs: Sendable, Equatable {
+    /// The overlaid copy of the input (`-o`); the container follows the extension.
+    public var video: String?
+    /// Per-frame face tracks as CSV (`--csv`).
+    public var csv: String?
+    /// MOTChallenge text (`--mot`).
+    public var mot: String?
+    /// A JSON list of tracks (`--tracks-summary`).
+    public var tracksSummary: String?
+    /// The 468 face-mesh points of each detected face as CSV (`--landmarks`).
+    public var landmarks: String?
+
+    /// Creates a set of outputs; by default nothing is written.
+    public init(video: String? = nil, csv: String? = nil, mot: String? = nil, tracksSummary: String? = nil,
+                landmarks: String? = nil) {
+        self.video = video
+        self.csv = csv
+        self.mot = mot
+        self.tracksSummary = tracksSummary
+        self.landmarks = landmarks
+    }
+
+    /// True when no output is asked for.
+    public var isEmpty: Bool { self == JobOutputs() }
+}
+
+/// How far a running job is.
+public struct JobProgress: Sendable {
+    /// Frames finished so far.
+    public var frames: Int
+    /// Frames the input holds, from its container; `nil` when unknown.
+    public var estimatedTotal: Int?
+}
+
+/// A job setting out of its range: one line naming the setting, its option and what it takes.
+public struct JobSettingsError: Error, CustomStringConvertible, Sendable {
+    /// The setting, with its command-line option, e.g. "threshold (--threshold)".
+    public let setting: String
+    /// What the setting accepts.
+    public let expected: String
+
+    /// One line for the user.
+    public var description: String { "invalid \(setting): expected \(expected)" }
+}

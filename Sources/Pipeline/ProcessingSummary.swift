@@ -1,0 +1,31 @@
+/// What a finished (or stopped) run did.
+public struct ProcessingSummary: Sendable {
+    /// Frames decoded and passed through every stage.
+    public var frames = 0
+    /// Face rows reported (detected and predicted).
+    public var faces = 0
+    /// Confirmed tracks (0 without a tracker).
+    public var tracks = 0
+    /// Frames covered by the longest track.
+    public var longestTrack = 0
+    /// Wall-clock seconds.
+    public var seconds = 0.0
+    /// Packets the decoder rejected as damaged (skipped).
+    public var damagedPackets = 0
+    /// Frames the decoder marked as corrupt (kept, with concealed errors).
+    public var corruptFrames = 0
+    /// Detections dropped for NaN, infinite or non-positive boxes.
+    public var invalidDetections = 0
+    /// Set when the input ended early or could not be read to its end.
+    public var readError: String?
+    /// True when the run was stopped through its `StopSignal` (SIGINT).
+    public var interrupted = false
+    /// Presentation time of the last frame done, in seconds.
+    public var lastTime: Double?
+
+    /// Creates an empty summary.
+    public init() {}
+
+    /// Frames per second over the wall time.
+    public var framesPerSecond: Double { seconds > 0 ? Double(frames) / seconds : 0 }
+}

@@ -1,0 +1,42 @@
+/// The tracker options of a run (`--min-hits`, `--max-age`, `--no-smooth`, `--no-second-pass`),
+/// and how they combine with the detection threshold into a `TrackerConfiguration`.
+///
+/// ByteTrack's second pass needs faces below the reporting threshold: the detector is asked for
+/// faces down to `detectorThreshold(reportingAt:)` (half the threshold), and those below the
+/// threshold only continue tracks that are already confirmed, so the output still respects it.
+public struct TrackingSettings: Sendable, Equatable {
+    /// Detections in a row before a face gets a track ID.
+    public var minHits: Int
+    /// Frames a lost face keeps its ID; `nil` is one second of video.
+    public var maxAge: Int?
+    /// Smooth the drawn boxes (One Euro); the CSV keeps the measured ones.
+    public var smoothing: Bool
+    /// Match low-confidence detections to confirmed tracks (ByteTrack's second pass).
+    public var secondPass: Bool
+
+    /// Creates settings; the defaults are those of `facetrack process`.
+    public init(minHits: Int = 3, maxAge: Int? = nil, smoothing: Bool = true, secondPass: Bool = true) {
+        self.minHits = minHits
+        self.maxAge = maxAge
+        self.smoothing = smoothing
+        self.secondPass = secondPass
+    }
+
+    /// The lowest confidence the detector must report: half of `threshold` with the second pass.
+    public func detectorThreshold(reportingAt threshold: Double) -> Double {
+        secondPass ? threshold / 2 : threshold
+    }
+
+    /// The tracker's configuration for video at `framesPerSecond` (30 when unknown) whose faces
+    /// are reported from `threshold` up.
+    public func configuration(framesPerSecond: Double?, threshold: Double) -> TrackerConfiguration {
+        var configuration = TrackerConfiguration(framesPerSecond: framesPerSecond ?? 30)
+        configuration.minHits = minHits
+        if let maxAge { configuration.maxAge = maxAge }
+        configuration.smoothing = smoothing
+        configuration.secondPass = secondPass
+        configuration.highThreshold = threshold
+        configuration.lowThreshold = detectorThreshold(reportingAt: threshold)
+        return configuration
+    }
+}

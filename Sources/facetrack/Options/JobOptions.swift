@@ -1,0 +1,54 @@
+import FaceTrack
+
+/// Every option that shapes a `FaceTrackJob` except its input and output names: what `process`
+/// and `batch` share. Parsed once into a job template.
+struct JobOptions {
+    /// The groups, in help order.
+    static let groups: [(title: String, options: [OptionSpec])] = [
+        ("DETECTION", DetectorOptions.options),
+        ("ATTRIBUTES", AttributeOptions.options),
+        ("TRACKING", TrackingOptions.options),
+        ("OVERLAYS", OverlayOptions.options),
+        ("ENCODING", EncoderOptions.options),
+    ]
+
+    /// Every option of the groups.
+    static var options: [OptionSpec] { groups.flatMap(\.options) }
+
+    /// The groups' help, a heading per group, without the options in `excluded`.
+    static func help(excluding excluded: Set<OptionSpec> = []) -> String {
+        groups.map { group in
+            "\(group.title):\n" + group.options.filter { !excluded.contains($0) }.map(\.helpEntry).joined(separator: "\n")
+        }.joined(separator: "\n\n")
+    }
+
+    /// The job with every setting but the input and outputs.
+    let template: FaceTrackJob
+    /// Whether `--threads` was given.
+    let threadsGiven: Bool
+
+    init(_ arguments: ParsedArguments) throws {
+        var detection = try DetectorOptions(arguments).settings
+        let tracking = try TrackingOptions(arguments)
+        detection.detectEvery = tracking.detectEvery
+        let encoder = try EncoderOptions(arguments)
+        template = FaceTrackJob(input: "", detection: detection, tracking: tracking.settings,
+                                overlay: try OverlayOptions(arguments).configuration,
+                                attributes: try AttributeOptions(arguments).selection,
+                                encoder: encoder.settings, threads: encoder.threads ?? 0)
+        threadsGiven = encoder.threads != nil
+        do {
+            try template.validate()
+        } catch {
+            throw UsageError(error.description)
+        }
+    }
+
+    /// The job for one input.
+    func job(input: String, outputs: JobOutputs) -> FaceTrackJob {
+        var job = template
+        job.input = input
+        job.outputs = outputs
+        return job
+    }
+}

@@ -1,0 +1,31 @@
+import FaceTrack
+
+/// The files `process` writes. `batch` names these itself (`--out`, `--outputs`).
+struct OutputOptions: OptionGroup {
+    static let video = Option.text("--output", short: "-o", "OUT",
+                                   help: "overlaid video to write; the container follows the extension (.mp4, .mkv, .mov...)")
+    static let csv = Option.text("--csv", "FILE", help: "per-frame face tracks as CSV (\"-\" for standard output)")
+    static let mot = Option.text("--mot", "FILE",
+                                 help: "also write MOTChallenge text (frame,id,x,y,w,h,conf,-1,-1,-1; frames from 1)")
+    static let tracksSummary = Option.text(
+        "--tracks-summary", "FILE",
+        help: "also write a JSON list of tracks (first/last frame, frame count, mean confidence)")
+    static let landmarks = Option.text(
+        "--landmarks", "FILE", help: "the 468 face-mesh points of each detected face as CSV (frame,track_id,point,x,y)")
+
+    static let options = [video, csv, mot, tracksSummary, landmarks].map(\.spec)
+
+    let outputs: JobOutputs
+
+    init(_ arguments: ParsedArguments) throws {
+        outputs = JobOutputs(video: try arguments.value(Self.video), csv: try arguments.value(Self.csv),
+                             mot: try arguments.value(Self.mot), tracksSummary: try arguments.value(Self.tracksSummary),
+                             landmarks: try arguments.value(Self.landmarks))
+    }
+}
+
+/// `--quiet` and `--help`, which every command has.
+enum CommonFlags {
+    static let quiet = Flag("--quiet", short: "-q", help: "no progress and no summary line")
+    static let help = Flag("--help", short: "-h", help: "show this help")
+}
