@@ -59,6 +59,9 @@ let package = Package(
         .executableTarget(name: "facetrack", dependencies: ["FaceTrack", "FaceCore", "MediaIO", "Detection", "Tracking",
                                                           "Rendering", "Pipeline", "Evaluation", "Batch", "Attributes"]),
 
+        // The README's library example: faces in a photo (built and run by scripts/test).
+        .executableTarget(name: "detect-photo", dependencies: ["FaceTrack"], path: "Examples/detect-photo"),
+
         // Helpers for tests: run ffmpeg and the built tool, make clips, temporary folders.
         .target(name: "TestSupport", path: "Tests/TestSupport"),
         .testTarget(name: "FaceCoreTests", dependencies: ["FaceCore"]),
@@ -71,8 +74,10 @@ let package = Package(
         .testTarget(name: "RenderingTests", dependencies: ["Rendering", "FaceCore"]),
         .testTarget(name: "PipelineTests", dependencies: ["Pipeline", "MediaIO", "FaceCore", "Detection", "Tracking", "TestSupport"]),
         .testTarget(name: "EvaluationTests", dependencies: ["Evaluation", "FaceCore", "TestSupport"]),
-        .testTarget(name: "BatchTests", dependencies: ["Batch", "TestSupport"]),
+        .testTarget(name: "BatchTests", dependencies: ["Batch", "Pipeline", "Detection", "TestSupport"]),
         .testTarget(name: "EndToEndTests", dependencies: ["facetrack", "TestSupport"]),
+        // The public API alone, as a program that imports FaceTrack sees it (docs/library.md).
+        .testTarget(name: "LibraryTests", dependencies: ["FaceTrack", "TestSupport"]),
 
         // Micro-benchmark of one tracker step with 20 and 200 faces (scripts/bench-tracker).
         .executableTarget(name: "tracker-bench", dependencies: ["Tracking", "FaceCore"], path: "Benchmarks/tracker-bench"),

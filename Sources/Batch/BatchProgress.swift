@@ -1,33 +1,35 @@
 import Foundation
+import Synchronization
 
 /// Counters of a running batch (thread-safe) and the progress line drawn from them.
-package final class BatchProgress: @unchecked Sendable {
-    private let lock = NSLock()
+package final class BatchProgress: Sendable {
+    private struct Counts {
+        var done = 0, skipped = 0, failed = 0, frames = 0
+    }
+    private let counts = Mutex(Counts())
     private let total: Int
     private let started = Date()
-    private var done = 0, skipped = 0, failed = 0, frames = 0
 
     /// Progress over `total` inputs.
     package init(total: Int) { self.total = total }
 
     /// Counts one finished input.
     package func add(_ record: ResultRecord) {
-        lock.withLock {
+        counts.withLock { counts in
             switch record.status {
-            case .done: done += 1
-            case .skipped: skipped += 1
-            case .failed: failed += 1
+            case .done: counts.done += 1
+            case .skipped: counts.skipped += 1
+            case .failed: counts.failed += 1
             }
-            frames += record.frames
+            counts.frames += record.frames
         }
     }
 
     /// The current line.
     package func line() -> String {
-        lock.withLock {
-            BatchProgress.line(total: total, done: done, skipped: skipped, failed: failed, frames: frames,
-                               elapsed: Date().timeIntervalSince(started))
-        }
+        let c = counts.withLock { $0 }
+        return BatchProgress.line(total: total, done: c.done, skipped: c.skipped, failed: c.failed, frames: c.frames,
+                                  elapsed: Date().timeIntervalSince(started))
     }
 
     /// "files 5/8 (1 skipped, 1 failed), 300 frames, 95.0 fps, ETA 6 s". The ETA assumes the

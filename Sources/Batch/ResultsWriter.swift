@@ -1,10 +1,10 @@
 import Foundation
+import Synchronization
 
 /// Writes `ResultRecord`s as JSON Lines as inputs finish (thread-safe). Each line is written and
 /// flushed at once, so a run that is killed still leaves the records of the files it finished.
-package final class ResultsWriter: @unchecked Sendable {
-    private let handle: FileHandle
-    private let lock = NSLock()
+package final class ResultsWriter: Sendable {
+    private let handle: Mutex<FileHandle>
 
     /// Creates (or truncates) `path`.
     package init(path: String) throws {
@@ -12,17 +12,17 @@ package final class ResultsWriter: @unchecked Sendable {
               let handle = FileHandle(forWritingAtPath: path) else {
             throw BatchError.results(path, reason: "cannot create the results file")
         }
-        self.handle = handle
+        self.handle = Mutex(handle)
     }
 
     /// Appends one record.
     package func append(_ record: ResultRecord) {
         let line = Data((record.jsonLine() + "\n").utf8)
-        lock.withLock { handle.write(line) }
+        handle.withLock { $0.write(line) }
     }
 
     /// Closes the file.
     package func close() {
-        lock.withLock { try? handle.close() }
+        handle.withLock { try? $0.close() }
     }
 }

@@ -3,7 +3,7 @@ import Foundation
 /// A text output (or standard output for "-") written through a 64 KiB buffer under a temporary
 /// name, renamed into place by `finish()` and deleted if never finished. Every text output of
 /// FaceTrack (tracks and landmark CSV, MOT files, track summaries) goes through it.
-package final class BufferedTextFile: @unchecked Sendable {
+package final class BufferedTextFile {
     private let output: AtomicOutput?
     private let handle: FileHandle
     private var finished = false

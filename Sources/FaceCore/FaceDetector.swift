@@ -1,7 +1,7 @@
 /// Finds faces in an upright BGRA frame, like Core Image's `CIDetector` of type face.
 ///
 /// One instance is used by one thread at a time (detectors keep scratch memory between calls);
-/// the pipeline makes one instance per worker through `DetectorCatalog` or a factory closure.
+/// the pipeline makes one instance per worker through `DetectionSettings.makeDetector`.
 public protocol FaceDetector: AnyObject {
     /// Short lower-case name, as given to `--detector`.
     var name: String { get }

@@ -6,7 +6,7 @@ import Foundation
 /// pixels in the upright frame with 2 decimals. Only rows the detector measured (source
 /// `detected`) with landmarks are written; predicted rows have none. Written under a temporary
 /// name and renamed by `finish()`, like the tracks CSV.
-public final class LandmarkCSVWriter: @unchecked Sendable {
+public final class LandmarkCSVWriter {
     /// The columns after the optional `image` column, in order.
     public static let columns = ["frame", "track_id", "point", "x", "y"]
 

@@ -8,7 +8,7 @@ import Foundation
 /// leading `image` column for still images. Coordinates are pixels in the upright frame (2 decimals),
 /// `time` is seconds (6 decimals), booleans are 1/0, and a value that is not available is empty.
 /// The file is written under a temporary name and renamed by `finish()`.
-public final class TrackCSVWriter: @unchecked Sendable {
+public final class TrackCSVWriter {
     /// The columns after the optional `image` column, in order.
     public static let columns = ["frame", "time", "track_id", "x", "y", "width", "height", "confidence",
                                  "left_eye_x", "left_eye_y", "right_eye_x", "right_eye_y", "mouth_x", "mouth_y",

@@ -115,7 +115,8 @@ final class BatchCommandTests: XCTestCase {
         try makeClips(folder, ["a.mp4"])
         let base = ["batch", folder.file("a.mp4"), "--out", folder.file("out")]
         for extra in [["--shard", "3/2"], ["--shard", "x"], ["--shard", "2/2"], ["--shard", "auto"], ["--outputs", "gif"],
-                      ["--jobs", "0"], ["-o", "x.mp4"], ["--csv", "x.csv"], ["--detector", "nonsense"], ["--bogus"]] {
+                      ["--jobs", "0"], ["-o", "x.mp4"], ["--csv", "x.csv"], ["--landmarks", "x.csv"],
+                      ["--detector", "nonsense"], ["--attributes", "frown"], ["--bogus"]] {
             let result = try facetrack(base + extra)
             XCTAssertEqual(result.status, 2, "\(extra): \(result.stderr)")
             XCTAssertTrue(result.stderr.hasPrefix("facetrack: error: "), result.stderr)
@@ -125,6 +126,22 @@ final class BatchCommandTests: XCTestCase {
         XCTAssertEqual(same.status, 2)
         XCTAssertTrue(same.stderr.contains("is an input folder"), same.stderr)
         XCTAssertFalse(FileManager.default.fileExists(atPath: folder.file("out/a.csv")))
+    }
+
+    /// Every `process` option passes to each file, attributes included (they were once refused).
+    func testProcessOptionsPassToEachFile() throws {
+        let folder = try TemporaryFolder()
+        try makeClips(folder, ["a.mp4"])
+        let out = folder.file("out")
+        let result = try facetrack(["batch", folder.file("a.mp4"), "--out", out, "--outputs", "csv,landmarks", "--detector",
+                                    "none", "--attributes", "smile,angle", "--max-age", "5", "--overlay", "all", "--crf", "30",
+                                    "--quiet"])
+        XCTAssertEqual(result.status, 0, result.stderr)
+        XCTAssertEqual(tree(out), ["a.csv", "a.landmarks.csv"])
+        let help = try facetrack(["batch", "--help"])
+        for option in ["--attributes", "--min-hits", "--anonymize", "--input-size", "--codec"] {
+            XCTAssertTrue(help.stdout.contains(option), "batch help lists \(option)")
+        }
     }
 
     /// Two shards cover every input exactly once; merge-results combines them.

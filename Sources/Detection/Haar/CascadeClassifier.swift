@@ -1,3 +1,4 @@
+import Synchronization
 import Dispatch
 import Foundation
 
@@ -144,19 +145,17 @@ struct RowItem {
 }
 
 /// Collects each worker's hits (each worker writes only its own slot).
-private final class HitSink: @unchecked Sendable {
-    private var slots: [[PixelRect]]
-    private let lock = NSLock()
+private final class HitSink: Sendable {
+    private let slots: Mutex<[[PixelRect]]>
 
-    init(count: Int) { slots = Array(repeating: [], count: count) }
+    init(count: Int) { slots = Mutex(Array(repeating: [], count: count)) }
 
     func store(_ hits: [PixelRect], at index: Int) {
-        lock.lock(); slots[index] = hits; lock.unlock()
+        slots.withLock { $0[index] = hits }
     }
 
     func take(_ index: Int) -> [PixelRect] {
-        lock.lock(); defer { lock.unlock() }
-        return slots[index]
+        slots.withLock { $0[index] }
     }
 }
 

@@ -1,5 +1,6 @@
 /// One level of the detection pyramid: the frame shrunk by `scale`, its integral images, and the
 /// feature offsets for its row stride. Buffers are kept between frames of the same size.
+/// `@unchecked Sendable`: scan workers share a level; one worker builds it, then all only read it.
 final class CascadeLevel: @unchecked Sendable {
     /// The shrink factor (OpenCV keeps it as a float).
     let scale: Float

@@ -3,26 +3,18 @@ import FaceCore
 /// Parallel stage: converts the frame to upright BGRA (only when something will look at the
 /// pixels), runs the detector and the analyzer, on the frame's lane; then back in order.
 final class AnalysisStage: FrameStage {
-    private let lanes: [Lane]
+    private let lanes: LaneDispatch
     private let detection: DetectionPlan
     private let pool: ImagePool
-    private let state: RunState
-    private let inOrder: Reorderer<FrameJob>
 
     init(lanes: [Lane], detection: DetectionPlan, pool: ImagePool, state: RunState, next: FrameStage) {
-        self.lanes = lanes
+        self.lanes = LaneDispatch(lanes: lanes, state: state, next: next)
         self.detection = detection
         self.pool = pool
-        self.state = state
-        inOrder = Reorderer { next.accept($0) }
     }
 
     func accept(_ job: FrameJob) {
-        let lane = lanes.lane(for: job)
-        lane.queue.async { [self] in
-            state.attempt { try analyse(job, lane: lane) }
-            inOrder.submit(job, index: job.index)
-        }
+        lanes.run(job) { [self] job, lane in try analyse(job, lane: lane) }
     }
 
     private func analyse(_ job: FrameJob, lane: Lane) throws {

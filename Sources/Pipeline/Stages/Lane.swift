@@ -22,7 +22,25 @@ final class Lane: @unchecked Sendable {
     }
 }
 
-extension Array where Element == Lane {
-    /// The lane that works on `job`.
-    func lane(for job: FrameJob) -> Lane { self[job.index % count] }
+/// What a parallel stage shares: runs its work for each frame on that frame's lane, then puts
+/// the frames back in order for the next stage.
+struct LaneDispatch: Sendable {
+    private let lanes: [Lane]
+    private let state: RunState
+    private let inOrder: Reorderer<FrameJob>
+
+    init(lanes: [Lane], state: RunState, next: FrameStage) {
+        self.lanes = lanes
+        self.state = state
+        inOrder = Reorderer { next.accept($0) }
+    }
+
+    /// Runs `work` (unless the run failed) on frame `job.index % lanes` of the lanes, then hands the frame on in order.
+    func run(_ job: FrameJob, _ work: @escaping @Sendable (FrameJob, Lane) throws -> Void) {
+        let lane = lanes[job.index % lanes.count]
+        lane.queue.async { [state, inOrder] in
+            state.attempt { try work(job, lane) }
+            inOrder.submit(job, index: job.index)
+        }
+    }
 }

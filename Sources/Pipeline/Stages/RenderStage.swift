@@ -5,28 +5,20 @@ import MediaIO
 /// and converts it to the encoder's format, on the frame's lane; then back in order. A frame with
 /// nothing to draw goes to the encoder as decoded.
 final class RenderStage: FrameStage {
-    private let lanes: [Lane]
+    private let lanes: LaneDispatch
     private let renderer: FrameRenderer?
     private let encoder: EncodeStage
     private let pool: ImagePool
-    private let state: RunState
-    private let inOrder: Reorderer<FrameJob>
 
     init(lanes: [Lane], renderer: FrameRenderer?, encoder: EncodeStage, pool: ImagePool, state: RunState) {
-        self.lanes = lanes
+        self.lanes = LaneDispatch(lanes: lanes, state: state, next: encoder)
         self.renderer = renderer
         self.encoder = encoder
         self.pool = pool
-        self.state = state
-        inOrder = Reorderer { encoder.accept($0) }
     }
 
     func accept(_ job: FrameJob) {
-        let lane = lanes.lane(for: job)
-        lane.queue.async { [self] in
-            state.attempt { try render(job, lane: lane) }
-            inOrder.submit(job, index: job.index)
-        }
+        lanes.run(job) { [self] job, lane in try render(job, lane: lane) }
     }
 
     private func render(_ job: FrameJob, lane: Lane) throws {

@@ -1,0 +1,82 @@
+import FaceTrack
+import Foundation
+import TestSupport
+import XCTest
+
+/// What a program that imports `FaceTrack` can do with the public API alone (no `@testable`):
+/// the calls docs/library.md shows.
+final class PublicAPITests: XCTestCase {
+    /// The repository's models folder (the default lookup walks up from the test binary too, but
+    /// an explicit folder makes the test independent of where the bundle is built).
+    private var models: ModelLocator {
+        ModelLocator(explicitDirectory: URL(fileURLWithPath: #filePath).deletingLastPathComponent()
+            .deletingLastPathComponent().deletingLastPathComponent().appendingPathComponent("models").path)
+    }
+
+    private var portrait: String {
+        URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+            .appendingPathComponent("DetectionTests/Fixtures/grace_hopper.ppm").path
+    }
+
+    func testDetectInCallerOwnedMemoryWithoutACopy() throws {
+        let photo = try ImageLoader.load(path: portrait).image
+        // A caller's buffer with a wider stride than the image needs, as camera buffers have.
+        let stride = photo.width * 4 + 256
+        let buffer = UnsafeMutablePointer<UInt8>.allocate(capacity: stride * photo.height)
+        defer { buffer.deallocate() }
+        for y in 0..<photo.height { (buffer + y * stride).update(from: photo.row(y), count: photo.width * 4) }
+        let wrapped = try XCTUnwrap(BGRAImage(wrapping: buffer, width: photo.width, height: photo.height, bytesPerRow: stride))
+        XCTAssertEqual(wrapped.pixels, buffer, "no copy")
+        XCTAssertNil(BGRAImage(wrapping: buffer, width: 10, height: 10, bytesPerRow: 39), "stride shorter than a row")
+
+        let detector = try XCTUnwrap(DetectionSettings(detector: .blazeface(), models: models).makeDetector())
+        let own = try detector.detect(in: photo)
+        let borrowed = try detector.detect(in: wrapped)
+        XCTAssertEqual(own.count, 1)
+        XCTAssertEqual(borrowed, own, "same pixels, same faces")
+    }
+
+    func testTrackAndDrawOwnFramesWithTheSecondPass() throws {
+        let photo = try ImageLoader.load(path: portrait).image
+        let detection = DetectionSettings(detector: .blazeface(), models: models)
+        let tracking = TrackingSettings(minHits: 2)
+        let threshold = detection.effectiveThreshold
+        let detector = try XCTUnwrap(detection.makeDetector(threshold: tracking.detectorThreshold(reportingAt: threshold)))
+        let tracker = Tracker(configuration: tracking.configuration(framesPerSecond: 25, threshold: threshold))
+        var rows: [TrackedFace] = []
+        for frame in 0..<3 {
+            rows = tracker.update(frame: frame, time: Double(frame) / 25, detections: try detector.detect(in: photo))
+        }
+        XCTAssertEqual(rows.map(\.trackID), [1])
+        let canvas = photo.copy()
+        OverlayRenderer(configuration: OverlayConfiguration(kinds: [.boxes])).render(rows, on: canvas)
+        let box = rows[0].display.bounds
+        let edge = canvas.pixel(x: Int(box.x.rounded()) + 1, y: Int(box.center.y))
+        XCTAssertEqual([edge.r, edge.g, edge.b], [255, 0, 0], "a red box edge")
+    }
+
+    func testJobRunsAVideoAndReportsBadSettings() throws {
+        let folder = try TemporaryFolder()
+        let clip = folder.file("clip.mp4")
+        try Tools.ffmpeg(["-f", "lavfi", "-i", "testsrc2=size=96x64:rate=10", "-frames:v", "6", "-pix_fmt", "yuv420p", clip])
+        var job = FaceTrackJob(input: clip, outputs: JobOutputs(video: folder.file("out.mp4"), csv: folder.file("t.csv")))
+        job.detection = DetectionSettings(detector: .blazeface(), models: models)
+        job.overlay.kinds = [.boxes, .labels]
+        let summary = try job.run()
+        XCTAssertEqual(summary.frames, 6)
+        XCTAssertEqual(folder.contents(), ["clip.mp4", "out.mp4", "t.csv"])
+
+        job.tracking.minHits = 0
+        XCTAssertThrowsError(try job.run()) { error in
+            XCTAssertTrue(error is JobSettingsError)
+            XCTAssertTrue("\(error)".contains("--min-hits"), "\(error)")
+        }
+    }
+
+    func testReadmeShowsTheExampleProgramAsItIs() throws {
+        let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+        let readme = try String(contentsOf: root.appendingPathComponent("README.md"), encoding: .utf8)
+        let example = try String(contentsOf: root.appendingPathComponent("Examples/detect-photo/main.swift"), encoding: .utf8)
+        XCTAssertTrue(readme.contains("```swift\n" + example + "```"), "README's library example is Examples/detect-photo/main.swift")
+    }
+}
