@@ -1,4 +1,4 @@
-package import CFFmpeg
+internal import CFFmpeg
 
 /// A failed FFmpeg call: the operation and FFmpeg's own message for the code.
 public struct FFmpegError: Error, CustomStringConvertible, Sendable {

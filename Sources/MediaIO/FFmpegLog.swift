@@ -1,4 +1,4 @@
-package import CFFmpeg
+internal import CFFmpeg
 import Foundation
 
 /// FFmpeg's own log output. FaceTrack reports problems itself, one line each, so the libraries'

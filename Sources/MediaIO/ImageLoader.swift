@@ -1,4 +1,4 @@
-package import CFFmpeg
+internal import CFFmpeg
 import FaceCore
 
 /// Decodes the first frame of any file FFmpeg reads (jpg, png, a video...) into an upright

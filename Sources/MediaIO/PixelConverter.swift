@@ -1,4 +1,4 @@
-package import CFFmpeg
+internal import CFFmpeg
 import FaceCore
 
 /// Converts frames between the codec's pixel format and BGRA with libswscale, honouring the
