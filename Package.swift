@@ -40,10 +40,13 @@ let package = Package(
         .target(name: "Attributes", dependencies: ["FaceCore", "NeuralRuntime"], swiftSettings: vectorSettings + hotLoopSettings),
         // Multi-face tracking: Kalman + optimal IoU assignment, One Euro smoothing, MOT and summary output.
         .target(name: "Tracking", dependencies: ["FaceCore"]),
+        // Where and when to detect: whole-frame keyframes, crops around tracked faces, tiles, shot cuts.
+        .target(name: "Scheduling", dependencies: ["FaceCore", "Tracking"]),
         // Overlays drawn on BGRA frames: boxes, eye markers and sprites, labels, anonymisation.
         .target(name: "Rendering", dependencies: ["FaceCore"], swiftSettings: hotLoopSettings),
         // The job (`FaceTrackJob`): Dispatch stages from decoded frame to encoded packet, and the CSV writers.
-        .target(name: "Pipeline", dependencies: ["FaceCore", "MediaIO", "Detection", "Tracking", "Rendering", "Attributes"]),
+        .target(name: "Pipeline", dependencies: ["FaceCore", "MediaIO", "Detection", "Tracking", "Scheduling", "Rendering",
+                                                 "Attributes"]),
         // Scores face tracks against ground truth (detection and CLEAR MOT / IDF1 metrics), check manifests.
         .target(name: "Evaluation", dependencies: ["FaceCore", "Tracking"]),
         // The public library: one import for other Swift programs.
@@ -71,6 +74,7 @@ let package = Package(
                     resources: [.copy("Fixtures")]),
         .testTarget(name: "AttributesTests", dependencies: ["Attributes", "FaceCore", "Detection", "MediaIO"]),
         .testTarget(name: "TrackingTests", dependencies: ["Tracking", "FaceCore"]),
+        .testTarget(name: "SchedulingTests", dependencies: ["Scheduling", "Tracking", "FaceCore"]),
         .testTarget(name: "RenderingTests", dependencies: ["Rendering", "FaceCore"]),
         .testTarget(name: "PipelineTests", dependencies: ["Pipeline", "MediaIO", "FaceCore", "Detection", "Tracking", "TestSupport"]),
         .testTarget(name: "EvaluationTests", dependencies: ["Evaluation", "FaceCore", "TestSupport"]),

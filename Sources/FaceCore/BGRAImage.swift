@@ -114,3 +114,60 @@ public final class BGRAImage: @unchecked Sendable {
         return out
     }
 }
+
+extension BGRAImage {
+    /// Fills `target` with `region` of this image (frame pixels; parts outside the image repeat
+    /// its edge pixels): bilinear when enlarging or shrinking less than twice, the mean of a block
+    /// of source pixels per target pixel when shrinking more, so small targets do not alias.
+    public func resample(_ region: Rect, into target: BGRAImage) {
+        guard !isEmpty, !target.isEmpty, region.isValid else { return }
+        let stepX = region.width / Double(target.width), stepY = region.height / Double(target.height)
+        let block = max(1, Int(min(stepX, stepY)))
+        for ty in 0..<target.height {
+            let out = target.row(ty)
+            let sy = region.y + (Double(ty) + 0.5) * stepY - 0.5
+            for tx in 0..<target.width {
+                let sx = region.x + (Double(tx) + 0.5) * stepX - 0.5
+                let pixel = out + tx * 4
+                if block >= 2 {
+                    meanOfBlock(centerX: sx, centerY: sy, side: block, into: pixel)
+                } else {
+                    bilinear(x: sx, y: sy, into: pixel)
+                }
+            }
+        }
+        target.contentsDidChange()
+    }
+
+    @inline(__always)
+    private func clampedRow(_ y: Int) -> UnsafeMutablePointer<UInt8> { row(min(max(y, 0), height - 1)) }
+
+    @inline(__always)
+    private func bilinear(x: Double, y: Double, into pixel: UnsafeMutablePointer<UInt8>) {
+        let x0 = Int(x.rounded(.down)), y0 = Int(y.rounded(.down))
+        let wx = Float(x - Double(x0)), wy = Float(y - Double(y0))
+        let left = min(max(x0, 0), width - 1) * 4, right = min(max(x0 + 1, 0), width - 1) * 4
+        let top = clampedRow(y0), bottom = clampedRow(y0 + 1)
+        for c in 0..<4 {
+            let upper = Float(top[left + c]) + (Float(top[right + c]) - Float(top[left + c])) * wx
+            let lower = Float(bottom[left + c]) + (Float(bottom[right + c]) - Float(bottom[left + c])) * wx
+            pixel[c] = UInt8(min(255, max(0, (upper + (lower - upper) * wy).rounded())))
+        }
+    }
+
+    @inline(__always)
+    private func meanOfBlock(centerX: Double, centerY: Double, side: Int, into pixel: UnsafeMutablePointer<UInt8>) {
+        let x0 = Int((centerX - Double(side - 1) / 2).rounded()), y0 = Int((centerY - Double(side - 1) / 2).rounded())
+        var sums: (UInt32, UInt32, UInt32, UInt32) = (0, 0, 0, 0)
+        for y in y0..<(y0 + side) {
+            let line = clampedRow(y)
+            for x in x0..<(x0 + side) {
+                let p = line + min(max(x, 0), width - 1) * 4
+                sums.0 += UInt32(p[0]); sums.1 += UInt32(p[1]); sums.2 += UInt32(p[2]); sums.3 += UInt32(p[3])
+            }
+        }
+        let area = UInt32(side * side)
+        pixel[0] = UInt8((sums.0 + area / 2) / area); pixel[1] = UInt8((sums.1 + area / 2) / area)
+        pixel[2] = UInt8((sums.2 + area / 2) / area); pixel[3] = UInt8((sums.3 + area / 2) / area)
+    }
+}

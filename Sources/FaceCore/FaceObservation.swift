@@ -37,6 +37,9 @@ public struct FaceObservation: Sendable, Equatable {
     /// Dense landmarks from a `FaceAnalyzer` (the 468 points of MediaPipe's face mesh, frame
     /// pixels, mesh order), for `--landmarks` export; `nil` when not measured.
     public var landmarks: [Point]?
+    /// Which detection pass found the face: `.detected` (a whole-frame pass, and every detector's
+    /// own output), `.refined` (a crop around a tracked face) or `.tile` (a full-resolution tile).
+    public var source: ObservationSource = .detected
 
     /// Creates an observation with a box and a confidence; landmarks and attributes can be set afterwards.
     public init(bounds: Rect, confidence: Double) {
@@ -48,12 +51,20 @@ public struct FaceObservation: Sendable, Equatable {
     public var isValid: Bool { bounds.isValid && confidence.isFinite }
 }
 
-/// Whether a row comes from the detector or from the tracker's prediction.
+/// Where a row comes from: which detection pass found the face, or the tracker's prediction
+/// (the CSV's `source` column).
 public enum ObservationSource: String, Sendable {
-    /// The detector found the face on this frame.
+    /// A whole-frame detection pass found the face on this frame.
     case detected
-    /// The detector did not run (or missed); the tracker predicted the face.
+    /// A crop around the face's predicted box found it (a tracked face, looked at closely).
+    case refined
+    /// A full-resolution tile of the frame found it (a face too small for the whole-frame pass).
+    case tile
+    /// The detector did not run (or missed); the tracker filled the frame in.
     case predicted
+
+    /// True for the passes of a detector (every case but `predicted`).
+    public var isDetection: Bool { self != .predicted }
 }
 
 /// A face on one frame after tracking: the observation plus its track.
@@ -68,14 +79,17 @@ public struct TrackedFace: Sendable, Equatable {
     public var source: ObservationSource
     /// A smoothed copy of the observation for drawing; equals `observation` when smoothing is off.
     public var display: FaceObservation
+    /// The tracker's own number for the track, set from its first frame on (tentative tracks
+    /// included); 0 for a face in no track.
+    package var trackSerial = 0
 
     /// Creates a tracked face; `display` defaults to the observation itself.
     public init(observation: FaceObservation, trackID: Int?, trackFrameCount: Int = 1,
-                source: ObservationSource = .detected, display: FaceObservation? = nil) {
+                source: ObservationSource? = nil, display: FaceObservation? = nil) {
         self.observation = observation
         self.trackID = trackID
         self.trackFrameCount = trackFrameCount
-        self.source = source
+        self.source = source ?? observation.source
         self.display = display ?? observation
     }
 }

@@ -11,7 +11,7 @@ package final class ResizableNetwork {
     private var cache: [(height: Int, width: Int, network: NeuralNetwork)] = []
 
     /// Wraps `graph`, whose first input must be NHWC [1,H,W,C]; `capacity` networks are kept.
-    package init(graph: GraphDescription, capacity: Int = 3) throws {
+    package init(graph: GraphDescription, capacity: Int = 4) throws {
         guard let input = graph.inputs.first, graph.tensors.indices.contains(input),
               graph.tensors[input].shape.count == 4 else {
             throw NeuralRuntimeError.invalidGraph(model: graph.name, reason: "the first input is not a 4-D image")

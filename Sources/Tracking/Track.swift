@@ -1,11 +1,15 @@
 import FaceCore
 
-/// One tracked face inside the `Tracker`: its Kalman filter, its life-cycle counters, its smoother
-/// and the statistics behind its summary.
+/// One tracked face inside the `Tracker`: its Kalman filter and its life-cycle counters.
+///
+/// States, as in SORT/ByteTrack: *tentative* (`id == nil`) until `minHits` detector runs in a
+/// row matched it, then *confirmed* (an ID); a confirmed track that misses runs is *lost* while
+/// `stepsSinceUpdate <= maxAge`, and is removed after that. A tentative track that misses a run
+/// is removed at once.
 final class Track {
-    /// Creation order, used to keep every loop deterministic.
+    /// Creation order, used to keep every loop deterministic; also the row's `trackSerial`.
     let serial: Int
-    /// The package ID, assigned on confirmation.
+    /// The public ID, assigned on confirmation.
     var id: Int?
     /// The filter, predicted every frame.
     private(set) var filter: KalmanBoxFilter
@@ -21,42 +25,45 @@ final class Track {
     var missedRuns = 0
     /// Detector runs in a row that matched this track.
     var hitStreak = 1
-    /// One Euro filters for the display copy.
-    var smoother: FaceSmoother
+    /// Rows reported so far (detected and predicted).
+    var reportedFrames = 0
     /// The row to report on the current frame, set while associating.
     var pending: (observation: FaceObservation, source: ObservationSource)?
 
-    /// Frames reported for this track (detected or predicted).
-    private(set) var frameCount = 0
-    /// Frames on which the detector found this track.
-    private(set) var detectedFrameCount = 0
-    private var confidenceSum = 0.0
-    private var firstFrame = 0, lastFrame = 0
-    private var firstTime = 0.0, lastTime = 0.0
-
     /// Starts a track at a detection.
-    init(serial: Int, observation: FaceObservation, configuration: TrackerConfiguration) {
+    init(serial: Int, observation: FaceObservation) {
         self.serial = serial
-        let start = BoxMeasurement(observation.bounds)
-        filter = KalmanBoxFilter(start)
+        filter = KalmanBoxFilter(BoxMeasurement(observation.bounds))
         filterAtLastUpdate = filter
         lastObservation = observation
         predictedBox = observation.bounds
-        smoother = FaceSmoother(configuration: configuration)
     }
 
     /// Advances the filter one frame and computes the predicted box.
     func predict() {
         filter.predict()
         stepsSinceUpdate += 1
-        if let box = filter.measurement.rect {
-            predictedBox = box
-        } else {
-            // The filter's size went out of range: keep the last measured size at the predicted centre.
-            let state = filter.state, last = lastObservation.bounds
-            let center = state[0].isFinite && state[1].isFinite ? Point(x: state[0], y: state[1]) : last.center
-            predictedBox = Rect(centerX: center.x, centerY: center.y, width: last.width, height: last.height)
-        }
+        predictedBox = box(of: filter.measurement)
+    }
+
+    /// The box the filter expects `steps` frames after the current one, at constant velocity
+    /// (the area's velocity is not applied beyond halving or doubling, which keeps a shrinking
+    /// face from vanishing in the forecast).
+    func forecast(steps: Int) -> Rect {
+        guard steps > 0 else { return predictedBox }
+        let s = filter.state, k = Double(steps)
+        let area = min(max(s[2] + s[6] * k, s[2] / 2), s[2] * 2)
+        return box(of: BoxMeasurement(centerX: s[0] + s[4] * k, centerY: s[1] + s[5] * k, area: area, aspect: s[3]))
+    }
+
+    /// A filter measurement as a box; when the filter's size went out of range, the last measured
+    /// size at the filter's centre (or the last measured centre).
+    private func box(of measurement: BoxMeasurement) -> Rect {
+        if let box = measurement.rect { return box }
+        let last = lastObservation.bounds
+        let center = measurement.centerX.isFinite && measurement.centerY.isFinite
+            ? Point(x: measurement.centerX, y: measurement.centerY) : last.center
+        return Rect(centerX: center.x, centerY: center.y, width: last.width, height: last.height)
     }
 
     /// Corrects the filter with a matched detection. After a gap (frames without a match), the
@@ -87,26 +94,4 @@ final class Track {
 
     /// The last measured face moved onto the predicted box.
     var predictedObservation: FaceObservation { lastObservation.moved(to: predictedBox) }
-
-    /// Counts a reported row in the statistics.
-    func record(_ observation: FaceObservation, source: ObservationSource, frame: Int, time rawTime: Double) {
-        // Keep the summary encodable: a non-finite timestamp repeats the previous one.
-        let time = rawTime.isFinite ? rawTime : lastTime
-        if frameCount == 0 { firstFrame = frame; firstTime = time }
-        frameCount += 1
-        lastFrame = frame
-        lastTime = time
-        if source == .detected {
-            detectedFrameCount += 1
-            confidenceSum += observation.confidence
-        }
-    }
-
-    /// The summary of a confirmed track, `nil` before confirmation.
-    var summary: TrackSummary? {
-        guard let id else { return nil }
-        return TrackSummary(id: id, firstFrame: firstFrame, lastFrame: lastFrame, firstTime: firstTime,
-                            lastTime: lastTime, frameCount: frameCount, detectedFrameCount: detectedFrameCount,
-                            meanConfidence: detectedFrameCount > 0 ? confidenceSum / Double(detectedFrameCount) : 0)
-    }
 }

@@ -9,10 +9,13 @@ import FaceCore
 ///   tracks missed by at most `reportMissedFrames` detector runs are reported as `.predicted`.
 /// - Otherwise detections at or above `highThreshold` are matched to all tracks (pass 1), then the
 ///   confirmed tracks left over are matched to detections in [`lowThreshold`, `highThreshold`)
-///   (pass 2). Matched tracks report the detection; unmatched confirmed tracks are reported as
-///   `.predicted` while missed by at most `reportMissedFrames` runs in a row and dropped once unseen
-///   for more than `maxAge` frames; an unmatched tentative track is dropped at once. Unmatched
-///   high-score detections start tentative tracks, reported with `trackID == nil`.
+///   (pass 2). Matched tracks report the detection (with its pass as the row's source); unmatched
+///   confirmed tracks are reported as `.predicted` while missed by at most `reportMissedFrames`
+///   runs in a row and dropped once unseen for more than `maxAge` frames; an unmatched tentative
+///   track is dropped at once. Unmatched detections at or above `birthThreshold` start tentative
+///   tracks, reported with `trackID == nil`; unmatched ones between `highThreshold` and
+///   `birthThreshold` are reported in no track (`trackSerial == 0`): they count as faces (to hide
+///   them, say) but start nothing.
 /// - A track gets its ID after `minHits` detector runs in a row; IDs count 1, 2, 3… in order of
 ///   confirmation and are never reused.
 ///
@@ -27,12 +30,11 @@ public final class Tracker: FaceTracker {
     public private(set) var droppedDetectionCount = 0
     /// How many tracks have been confirmed so far.
     public private(set) var confirmedTrackCount = 0
-    /// The most frames any confirmed track has covered so far.
-    public private(set) var longestTrackFrameCount = 0
 
     private var tracks: [Track] = []
     private var nextSerial = 1
-    private var finishedSummaries: [TrackSummary] = []
+    private var statistics = TrackStatistics()
+    private var smoothing: TrackSmoothing
     private let associator = IoUAssociator()
     // Scratch memory reused every frame.
     private var high: [FaceObservation] = []
@@ -44,16 +46,19 @@ public final class Tracker: FaceTracker {
     private var trackMatched: [Bool] = []
     private var highMatched: [Bool] = []
     private var lowMatched: [Bool] = []
+    private var untracked: [FaceObservation] = []
 
     /// Creates a tracker.
     public init(configuration: TrackerConfiguration = TrackerConfiguration()) {
         self.configuration = configuration.sanitized
+        smoothing = TrackSmoothing(configuration: self.configuration)
     }
 
     /// Advances one frame; see the type's documentation. Rows come confirmed tracks first, by ID,
-    /// then tentative tracks in order of creation.
+    /// then tentative tracks in order of creation, then faces in no track.
     public func update(frame: Int, time: Double, detections: [FaceObservation]?) -> [TrackedFace] {
         for track in tracks { track.predict() }
+        untracked.removeAll(keepingCapacity: true)
         if let detections {
             associate(detections)
         } else {
@@ -62,21 +67,36 @@ public final class Tracker: FaceTracker {
             }
         }
         var rows: [TrackedFace] = []
-        rows.reserveCapacity(tracks.count)
+        rows.reserveCapacity(tracks.count + untracked.count)
         // Confirmed tracks were created in the order of their IDs, so creation order sorts them.
-        reportPending(confirmed: true, frame: frame, time: time, into: &rows)
-        reportPending(confirmed: false, frame: frame, time: time, into: &rows)
+        reportPending(confirmed: true, into: &rows)
+        reportPending(confirmed: false, into: &rows)
+        for observation in untracked { rows.append(TrackedFace(observation: observation, trackID: nil)) }
         if detections != nil { removeLostTracks() }
+        statistics.add(frame: frame, time: time, rows: rows)
+        if configuration.smoothing { smoothing.smooth(&rows, frame: frame, time: time) }
         return rows
     }
 
-    /// Every confirmed track's summary so far (finished and running), by ID.
-    public var trackSummaries: [TrackSummary] {
-        var all = finishedSummaries
-        for track in tracks { if let summary = track.summary { all.append(summary) } }
-        all.sort { $0.id < $1.id }
-        return all
+    /// Ends every track at once (a shot cut): later faces start new tracks.
+    public func endAllTracks() {
+        tracks.removeAll()
     }
+
+    /// Where each live track is expected `steps` frames after the last `update`, for a detection
+    /// scheduler that looks where faces will be. Tracks come in creation order.
+    public func forecast(steps: Int) -> [TrackForecast] {
+        tracks.map { track in
+            TrackForecast(serial: track.serial, id: track.id, box: track.forecast(steps: steps),
+                          missedRuns: track.missedRuns)
+        }
+    }
+
+    /// The most frames any confirmed track has covered so far.
+    public var longestTrackFrameCount: Int { statistics.longestTrackFrameCount }
+
+    /// Every confirmed track's summary so far (finished and running), by ID.
+    public var trackSummaries: [TrackSummary] { statistics.summaries }
 
     /// The totals and the per-track summaries so far.
     public var summary: TrackingSummary {
@@ -122,10 +142,14 @@ public final class Tracker: FaceTracker {
         }
 
         for (d, observation) in high.enumerated() where !highMatched[d] {
-            let track = Track(serial: nextSerial, observation: observation, configuration: configuration)
+            guard observation.confidence >= configuration.birthThreshold ?? configuration.highThreshold else {
+                untracked.append(observation)
+                continue
+            }
+            let track = Track(serial: nextSerial, observation: observation)
             nextSerial += 1
             if configuration.minHits <= 1 { confirm(track) }
-            track.pending = (observation, .detected)
+            track.pending = (observation, observation.source)
             tracks.append(track)
         }
     }
@@ -160,7 +184,7 @@ public final class Tracker: FaceTracker {
             trackMatched[index] = true
             detectionMatched[m.detection] = true
             track.update(with: observation)
-            track.pending = (observation, .detected)
+            track.pending = (observation, observation.source)
         }
     }
 
@@ -172,31 +196,22 @@ public final class Tracker: FaceTracker {
     /// Drops tentative tracks that were missed and confirmed tracks unseen for more than `maxAge` frames.
     private func removeLostTracks() {
         tracks.removeAll { track in
-            let lost = track.id == nil ? track.missedRuns > 0 : track.stepsSinceUpdate > configuration.maxAge
-            if lost, let summary = track.summary { finishedSummaries.append(summary) }
-            return lost
+            track.id == nil ? track.missedRuns > 0 : track.stepsSinceUpdate > configuration.maxAge
         }
     }
 
     // MARK: - Rows
 
-    private func reportPending(confirmed: Bool, frame: Int, time: Double, into rows: inout [TrackedFace]) {
+    private func reportPending(confirmed: Bool, into rows: inout [TrackedFace]) {
         for track in tracks where (track.id != nil) == confirmed {
             guard let (observation, source) = track.pending else { continue }
             track.pending = nil
-            rows.append(report(track, observation: observation, source: source, frame: frame, time: time))
+            track.reportedFrames += 1
+            var row = TrackedFace(observation: observation, trackID: track.id, trackFrameCount: track.reportedFrames,
+                                  source: source)
+            row.trackSerial = track.serial
+            rows.append(row)
         }
-    }
-
-    private func report(_ track: Track, observation: FaceObservation, source: ObservationSource,
-                        frame: Int, time: Double) -> TrackedFace {
-        track.record(observation, source: source, frame: frame, time: time)
-        if track.id != nil { longestTrackFrameCount = max(longestTrackFrameCount, track.frameCount) }
-        let display = configuration.smoothing
-            ? track.smoother.smooth(observation, time: time, fallbackInterval: configuration.frameInterval)
-            : observation
-        return TrackedFace(observation: observation, trackID: track.id, trackFrameCount: track.frameCount,
-                           source: source, display: display)
     }
 
     /// Largest coordinate accepted, in pixels: beyond it areas and IoUs lose all precision.
@@ -206,5 +221,25 @@ public final class Tracker: FaceTracker {
         let b = detection.bounds
         return detection.isValid && abs(b.x) <= coordinateLimit && abs(b.y) <= coordinateLimit
             && b.width <= coordinateLimit && b.height <= coordinateLimit
+    }
+}
+
+/// A live track's expected position, for the detection scheduler.
+public struct TrackForecast: Sendable, Equatable {
+    /// The tracker's number for the track (creation order).
+    public var serial: Int
+    /// The track's ID; `nil` while tentative.
+    public var id: Int?
+    /// The expected box.
+    public var box: Rect
+    /// Detector runs in a row that missed the track (0 when the last run found it).
+    public var missedRuns: Int
+
+    /// Creates a forecast.
+    public init(serial: Int, id: Int?, box: Rect, missedRuns: Int) {
+        self.serial = serial
+        self.id = id
+        self.box = box
+        self.missedRuns = missedRuns
     }
 }

@@ -4,6 +4,8 @@
 /// association pass only sees low-score faces when the pipeline runs the detector at
 /// `lowThreshold` and keeps `highThreshold` at the user's `--threshold`. Detections between the
 /// two thresholds never start a track and are only reported when they continue a confirmed one.
+/// A third threshold, `birthThreshold`, is what a detection needs to start a track; between
+/// `highThreshold` and it, a detection continues tracks but starts none.
 public struct TrackerConfiguration: Sendable, Equatable {
     /// Consecutive detector runs a new track must be matched in before it gets an ID.
     public var minHits: Int
@@ -13,6 +15,9 @@ public struct TrackerConfiguration: Sendable, Equatable {
     public var highThreshold: Double
     /// Detections below this confidence are ignored; those in [low, high) only feed the second pass.
     public var lowThreshold: Double
+    /// An unmatched detection needs this confidence to start a track (`--track-threshold`); `nil`
+    /// means `highThreshold`. Never below `highThreshold`.
+    public var birthThreshold: Double?
     /// Minimum IoU between a track's predicted box and a detection for the first pass.
     public var iouThreshold: Double
     /// Minimum IoU for the second (low-score) pass, stricter because low scores are noisier.
@@ -35,13 +40,14 @@ public struct TrackerConfiguration: Sendable, Equatable {
 
     /// Creates a configuration; `maxAge` defaults to one second at 30 fps.
     public init(minHits: Int = 3, maxAge: Int = 30, highThreshold: Double = 0.5, lowThreshold: Double = 0.1,
-                iouThreshold: Double = 0.3, lowIoUThreshold: Double = 0.5, secondPass: Bool = true,
+                birthThreshold: Double? = nil, iouThreshold: Double = 0.3, lowIoUThreshold: Double = 0.5, secondPass: Bool = true,
                 smoothing: Bool = true, minCutoff: Double = 1.0, beta: Double = 4.0, derivativeCutoff: Double = 1.0,
                 reportMissedFrames: Int = 2, frameInterval: Double = 1.0 / 30.0) {
         self.minHits = minHits
         self.maxAge = maxAge
         self.highThreshold = highThreshold
         self.lowThreshold = lowThreshold
+        self.birthThreshold = birthThreshold
         self.iouThreshold = iouThreshold
         self.lowIoUThreshold = lowIoUThreshold
         self.secondPass = secondPass
@@ -68,6 +74,7 @@ public struct TrackerConfiguration: Sendable, Equatable {
         c.maxAge = max(1, maxAge)
         c.highThreshold = highThreshold.isFinite ? highThreshold : 0.5
         c.lowThreshold = lowThreshold.isFinite ? min(lowThreshold, c.highThreshold) : c.highThreshold
+        c.birthThreshold = max(birthThreshold.flatMap { $0.isFinite ? $0 : nil } ?? c.highThreshold, c.highThreshold)
         c.iouThreshold = iouThreshold.isFinite ? min(max(iouThreshold, 1e-6), 1) : 0.3
         c.lowIoUThreshold = lowIoUThreshold.isFinite ? min(max(lowIoUThreshold, 1e-6), 1) : 0.5
         c.minCutoff = minCutoff.isFinite && minCutoff > 0 ? minCutoff : 1

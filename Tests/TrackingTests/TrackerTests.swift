@@ -125,9 +125,8 @@ final class TrackerTests: XCTestCase {
         // OC-SORT's observation-centric re-update: a track that misses frames 11-19 of a straight
         // path ends up with exactly the filter of a track that saw every frame. A plain Kalman
         // update after the gap leaves a larger, different covariance.
-        let configuration = TrackerConfiguration()
-        let steady = Track(serial: 1, observation: face(100, 100, size: 80), configuration: configuration)
-        let gapped = Track(serial: 2, observation: face(100, 100, size: 80), configuration: configuration)
+        let steady = Track(serial: 1, observation: face(100, 100, size: 80))
+        let gapped = Track(serial: 2, observation: face(100, 100, size: 80))
         for i in 1...25 {
             let observation = face(100 + 4 * Double(i), 100 - Double(i), size: 80 + Double(i))
             steady.predict()

@@ -1,0 +1,180 @@
+import FaceCore
+import Tracking
+
+/// One detector run the scheduler asks for: a region of the upright frame, resampled to a
+/// picture of `pictureWidth` x `pictureHeight` (a whole-frame pass hands the frame as it is).
+public struct ScheduledPass: Sendable, Equatable {
+    /// What the pass is for.
+    public enum Kind: Sendable, Equatable {
+        /// The whole frame at the detector's base size.
+        case full
+        /// A crop around the forecast box of the track with this serial.
+        case crop(serial: Int)
+        /// Tile number `index` of the frame's tile grid.
+        case tile(index: Int)
+    }
+
+    public var kind: Kind
+    /// The region in upright frame pixels (the whole frame for `.full`).
+    public var region: Rect
+    public var pictureWidth: Int
+    public var pictureHeight: Int
+
+    /// Creates a pass.
+    public init(kind: Kind, region: Rect, pictureWidth: Int, pictureHeight: Int) {
+        self.kind = kind
+        self.region = region
+        self.pictureWidth = pictureWidth
+        self.pictureHeight = pictureHeight
+    }
+
+    /// The row source of the faces this pass finds.
+    public var source: ObservationSource {
+        switch kind {
+        case .full: return .detected
+        case .crop: return .refined
+        case .tile: return .tile
+        }
+    }
+}
+
+/// What to run on one frame.
+public struct FramePlan: Sendable, Equatable {
+    /// The passes, whole-frame pass first, then crops by track, then a tile.
+    public var passes: [ScheduledPass] = []
+    /// The frame starts a new shot: every track ended before it.
+    public var isCut = false
+}
+
+/// The scheduler's tuning; every default was measured (docs/scheduling.md).
+public struct SchedulerConfiguration: Sendable, Equatable {
+    /// Longest run of frames without a whole-frame pass while every track is steady.
+    public var maxKeyframeInterval: Int
+    /// Longest run of frames between two tiles when no small face is in sight.
+    public var maxTilePeriod: Int
+    /// Frames between two tiles while small faces are in sight (or after a cut).
+    public var smallFaceTilePeriod: Int
+    /// A track missed by more than this many detector runs in a row gets no crop (the
+    /// whole-frame passes look for it instead).
+    public var cropMissedRuns: Int
+    /// Frame pixels of overlap between neighbouring tiles: the largest face a tile must see whole
+    /// that the whole-frame pass would miss.
+    public var tileOverlap: Double
+
+    /// Creates a configuration for video at `framesPerSecond`: a whole-frame pass at least twice a
+    /// second, tiles at least every third of a second.
+    public init(framesPerSecond: Double = 30) {
+        let fps = framesPerSecond.isFinite && framesPerSecond > 0 ? framesPerSecond : 30
+        maxKeyframeInterval = max(2, Int((fps / 2).rounded()))
+        maxTilePeriod = max(2, Int((fps / 3).rounded()))
+        smallFaceTilePeriod = 1
+        cropMissedRuns = 3
+        tileOverlap = 64
+    }
+}
+
+/// Decides, frame by frame, where the detector looks: the whole frame at its base size on
+/// keyframes, a crop around every live track's forecast box, and full-resolution tiles in turn
+/// so that faces too small for the whole-frame pass are found within a bounded number of frames.
+///
+/// - Keyframes: the first frame, every cut, every frame while a track is tentative or recently
+///   missed (uncertain), and otherwise every `interval` frames, the interval doubling after each
+///   steady keyframe up to `maxKeyframeInterval`.
+/// - Crops: every frame for each track missed at most `cropMissedRuns` runs, at the detector's
+///   crop size; skipped on keyframes for faces the whole-frame pass sees well.
+/// - Tiles: only when the whole-frame pass sees the frame smaller than the tiles do; one tile per
+///   tile frame, every `smallFaceTilePeriod` frames while a small face is tracked (small faces
+///   come in groups) and for one sweep after a cut, otherwise every `maxTilePeriod` frames.
+///
+/// Plans depend only on the frame sizes, the cut flags and the forecasts given, in frame order,
+/// so a run is deterministic when the forecasts are.
+public struct DetectionScheduler: Sendable {
+    public let geometry: DetectionGeometry
+    public let configuration: SchedulerConfiguration
+    private let width: Int, height: Int
+    private let baseScale: Double
+    private let tiles: TileGrid
+    /// The first frame is a keyframe: `framesSinceKeyframe + 1 >= keyframeInterval`.
+    private var framesSinceKeyframe = 0
+    private var keyframeInterval = 1
+    private var framesSinceTile = 0
+    private var nextTile = 0
+    /// Tiles left to run quickly after a cut (one sweep).
+    private var fastTilesLeft = 0
+
+    /// A scheduler for `width` x `height` upright frames.
+    public init(width: Int, height: Int, geometry: DetectionGeometry, configuration: SchedulerConfiguration) {
+        self.width = width
+        self.height = height
+        self.geometry = geometry
+        self.configuration = configuration
+        baseScale = geometry.baseScale(width: width, height: height)
+        tiles = geometry.tileScale > baseScale * 1.2
+            ? TileGrid(width: width, height: height, tileWidth: geometry.tileWidth, tileHeight: geometry.tileHeight,
+                       scale: geometry.tileScale, overlap: configuration.tileOverlap)
+            : TileGrid(width: 0, height: 0, tileWidth: 1, tileHeight: 1, scale: 1, overlap: 0)
+        fastTilesLeft = tiles.regions.count
+    }
+
+    /// The tile regions, in sweep order (empty when tiles would not help).
+    public var tileRegions: [Rect] { tiles.regions }
+
+    /// The plan for the next frame. `forecasts` are the live tracks' expected boxes on this frame.
+    public mutating func plan(cut: Bool, forecasts: [TrackForecast]) -> FramePlan {
+        var plan = FramePlan()
+        plan.isCut = cut
+        let live = cut ? [] : forecasts.filter { isInFrame($0.box) }
+        let uncertain = live.contains { $0.id == nil || (1...configuration.cropMissedRuns).contains($0.missedRuns) }
+        if cut { fastTilesLeft = tiles.regions.count }
+        let keyframe = cut || uncertain || framesSinceKeyframe + 1 >= keyframeInterval
+        if keyframe {
+            plan.passes.append(ScheduledPass(kind: .full, region: Rect(x: 0, y: 0, width: Double(width), height: Double(height)),
+                                             pictureWidth: width, pictureHeight: height))
+            keyframeInterval = cut || uncertain ? 1 : min(configuration.maxKeyframeInterval, keyframeInterval * 2)
+            framesSinceKeyframe = 0
+        } else {
+            framesSinceKeyframe += 1
+        }
+        for track in live where track.missedRuns <= configuration.cropMissedRuns {
+            if keyframe && max(track.box.width, track.box.height) * baseScale >= 2 * geometry.reliableFaceSize { continue }
+            plan.passes.append(crop(around: track))
+        }
+        if let tile = nextTilePass(keyframe: keyframe, live: live) { plan.passes.append(tile) }
+        return plan
+    }
+
+    /// The tile for this frame, if one is due.
+    private mutating func nextTilePass(keyframe: Bool, live: [TrackForecast]) -> ScheduledPass? {
+        guard !tiles.regions.isEmpty else { return nil }
+        framesSinceTile += 1
+        let smallInSight = live.contains { $0.box.height * baseScale < geometry.reliableFaceSize }
+        let period = smallInSight || fastTilesLeft > 0 ? configuration.smallFaceTilePeriod : configuration.maxTilePeriod
+        guard framesSinceTile >= period else { return nil }
+        framesSinceTile = 0
+        fastTilesLeft = max(0, fastTilesLeft - 1)
+        let index = nextTile
+        nextTile = (nextTile + 1) % tiles.regions.count
+        return ScheduledPass(kind: .tile(index: index), region: tiles.regions[index],
+                             pictureWidth: geometry.tileWidth, pictureHeight: geometry.tileHeight)
+    }
+
+    /// A square crop `cropFactor` times the face's longer side around its forecast centre, moved
+    /// inside the frame where it can be (never shrunk), at the detector's crop size.
+    private func crop(around track: TrackForecast) -> ScheduledPass {
+        let side = max(track.box.width, track.box.height) * geometry.cropFactor
+        let w = min(side, Double(width)), h = min(side, Double(height))
+        let x = min(max(track.box.center.x - w / 2, 0), Double(width) - w)
+        let y = min(max(track.box.center.y - h / 2, 0), Double(height) - h)
+        // A crop clipped by the frame keeps the picture's aspect equal to the region's.
+        let longer = max(w, h)
+        let pictureWidth = max(32, Int((Double(geometry.cropSide) * w / longer / 32).rounded()) * 32)
+        let pictureHeight = max(32, Int((Double(geometry.cropSide) * h / longer / 32).rounded()) * 32)
+        return ScheduledPass(kind: .crop(serial: track.serial), region: Rect(x: x, y: y, width: w, height: h),
+                             pictureWidth: pictureWidth, pictureHeight: pictureHeight)
+    }
+
+    /// True when at least half of the box lies inside the frame.
+    private func isInFrame(_ box: Rect) -> Bool {
+        box.isValid && box.intersection(Rect(x: 0, y: 0, width: Double(width), height: Double(height))).area >= box.area / 2
+    }
+}

@@ -1,0 +1,111 @@
+import FaceCore
+
+/// Holds the tracker's rows a few frames before they are written, so that what is written
+/// follows decisions the tracker makes later (an offline tool can wait):
+/// - a track confirmed within the window is written from its first detection, with its ID;
+/// - a track never confirmed (a false start) is not written;
+/// - a predicted row is written only when its track is found again within the window, and its box
+///   is then interpolated between the detections on either side of the gap.
+/// Rows that are not written (false starts, faces in no track, predictions never confirmed) are
+/// still handed out as `hidden`, for anonymisation, which masks every face it can.
+///
+/// `Payload` travels with each frame (the pipeline's frame job). Frames come out in order, each
+/// exactly once, `depth` frames after they went in (or at `flush()`).
+package struct LookaheadBuffer<Payload> {
+    /// One frame on its way out.
+    package struct Frame {
+        package let frame: Int
+        package let time: Double
+        package let payload: Payload
+        /// The rows to write, with their final IDs.
+        package var faces: [TrackedFace]
+        /// The other faces of the frame: found or predicted, but not written.
+        package var hidden: [TrackedFace]
+    }
+
+    /// Frames held before a frame is written.
+    package let depth: Int
+    private var held: [Frame] = []
+    /// Track serial → ID, once confirmed.
+    private var ids: [Int: Int] = [:]
+    /// Track serial → the last frame a detector found it on.
+    private var lastDetected: [Int: Int] = [:]
+
+    /// A buffer holding `depth` frames (at least 1).
+    package init(depth: Int) {
+        self.depth = max(1, depth)
+    }
+
+    /// Takes the tracker's rows for the next frame; returns the frames that leave the window.
+    package mutating func push(frame: Int, time: Double, rows: [TrackedFace], payload: Payload) -> [Frame] {
+        for row in rows where row.trackSerial != 0 {
+            if let id = row.trackID { ids[row.trackSerial] = id }
+            if row.source.isDetection {
+                fillGap(of: row.trackSerial, endingWith: row.observation, on: frame)
+                lastDetected[row.trackSerial] = frame
+            }
+        }
+        held.append(Frame(frame: frame, time: time, payload: payload, faces: rows, hidden: []))
+        var out: [Frame] = []
+        while held.count > depth { out.append(finish(held.removeFirst())) }
+        if frame % 256 == 0 { forgetOldTracks(before: frame - 256) }
+        return out
+    }
+
+    /// Every frame still held, in order (at the end of the video).
+    package mutating func flush() -> [Frame] {
+        defer { held.removeAll() }
+        return held.map(finish)
+    }
+
+    /// Decides a frame's rows as it leaves.
+    private func finish(_ frame: Frame) -> Frame {
+        var out = frame
+        out.faces.removeAll(keepingCapacity: true)
+        for var row in frame.faces {
+            let id = row.trackSerial == 0 ? nil : row.trackID ?? ids[row.trackSerial]
+            let foundAgain = (lastDetected[row.trackSerial] ?? Int.min) > frame.frame
+            if let id, row.source.isDetection || foundAgain {
+                row.trackID = id
+                out.faces.append(row)
+            } else {
+                out.hidden.append(row)
+            }
+        }
+        return out
+    }
+
+    /// Replaces the predicted rows of track `serial` since its last detection in the window with
+    /// boxes on the straight line from that detection to `observation` (found on frame `frame`).
+    private mutating func fillGap(of serial: Int, endingWith observation: FaceObservation, on frame: Int) {
+        var gap: [(held: Int, row: Int)] = []
+        var start: (frame: Int, box: Rect)?
+        search: for f in held.indices.reversed() {
+            for (r, row) in held[f].faces.enumerated() where row.trackSerial == serial {
+                if row.source.isDetection {
+                    start = (held[f].frame, row.observation.bounds)
+                    break search
+                }
+                gap.append((f, r))
+            }
+        }
+        guard let start, frame > start.frame else { return }
+        let a = start.box, b = observation.bounds
+        for place in gap {
+            let t = Double(held[place.held].frame - start.frame) / Double(frame - start.frame)
+            let box = Rect(x: a.x + (b.x - a.x) * t, y: a.y + (b.y - a.y) * t,
+                           width: a.width + (b.width - a.width) * t, height: a.height + (b.height - a.height) * t)
+            held[place.held].faces[place.row].observation = held[place.held].faces[place.row].observation.moved(to: box)
+            held[place.held].faces[place.row].display = held[place.held].faces[place.row].observation
+        }
+    }
+
+    /// Forgets tracks whose last detection is older than `frame` (memory stays flat).
+    private mutating func forgetOldTracks(before frame: Int) {
+        let old = lastDetected.filter { $0.value < frame }.keys
+        for serial in old {
+            lastDetected[serial] = nil
+            ids[serial] = nil
+        }
+    }
+}

@@ -1,0 +1,132 @@
+import FaceCore
+import Scheduling
+import Tracking
+import XCTest
+
+final class SchedulerTests: XCTestCase {
+    /// CenterFace's geometry at 640.
+    private let geometry = DetectionGeometry(baseLongSide: 640, cropSide: 128, tileWidth: 640, tileHeight: 416,
+                                             reliableFaceSize: 24)
+
+    private func scheduler(_ width: Int = 1920, _ height: Int = 1080) -> DetectionScheduler {
+        DetectionScheduler(width: width, height: height, geometry: geometry, configuration: SchedulerConfiguration(framesPerSecond: 25))
+    }
+
+    private func steady(_ serial: Int, _ box: Rect) -> TrackForecast {
+        TrackForecast(serial: serial, id: serial, box: box, missedRuns: 0)
+    }
+
+    func testFirstFrameIsAKeyframeThenKeyframesStretchWhileSteady() {
+        var s = scheduler()
+        let tracks = [steady(1, Rect(x: 800, y: 300, width: 150, height: 150))]
+        var keyframes: [Int] = []
+        for frame in 0..<45 where s.plan(cut: false, forecasts: frame == 0 ? [] : tracks).passes.contains(where: { $0.kind == .full }) {
+            keyframes.append(frame)
+        }
+        XCTAssertEqual(Array(keyframes.prefix(6)), [0, 2, 6, 14, 27, 40], "intervals 2, 4, 8, then 13 (half a second at 25 fps)")
+    }
+
+    func testCutForcesAKeyframeAndDropsCrops() {
+        var s = scheduler()
+        let tracks = [steady(1, Rect(x: 800, y: 300, width: 60, height: 60))]
+        for _ in 0..<10 { _ = s.plan(cut: false, forecasts: tracks) }
+        let plan = s.plan(cut: true, forecasts: tracks)
+        XCTAssertTrue(plan.isCut)
+        XCTAssertEqual(plan.passes.first?.kind, .full)
+        XCTAssertFalse(plan.passes.contains { if case .crop = $0.kind { return true } else { return false } },
+                       "a track before the cut says nothing about the new shot")
+    }
+
+    func testUncertainTracksKeepKeyframesOnEveryFrame() {
+        var s = scheduler()
+        let missed = TrackForecast(serial: 1, id: 1, box: Rect(x: 800, y: 300, width: 150, height: 150), missedRuns: 1)
+        let tentative = TrackForecast(serial: 2, id: nil, box: Rect(x: 200, y: 300, width: 150, height: 150), missedRuns: 0)
+        for forecasts in [[missed], [tentative]] {
+            for _ in 0..<5 { XCTAssertEqual(s.plan(cut: false, forecasts: forecasts).passes.first?.kind, .full) }
+        }
+    }
+
+    func testEveryLiveTrackGetsACropAtTheDetectorsSize() {
+        var s = scheduler()
+        _ = s.plan(cut: false, forecasts: [])
+        let small = steady(7, Rect(x: 1000, y: 500, width: 30, height: 36))
+        let plan = s.plan(cut: false, forecasts: [small, TrackForecast(serial: 9, id: 9, box: small.box, missedRuns: 5)])
+        let crops = plan.passes.filter { if case .crop = $0.kind { return true } else { return false } }
+        XCTAssertEqual(crops.map(\.kind), [.crop(serial: 7)], "a track missed too often is left to the keyframes")
+        let crop = crops[0]
+        XCTAssertEqual(crop.region.width, 90, accuracy: 1e-9, "2.5 times the face")
+        XCTAssertEqual(crop.region.center.x, small.box.center.x, accuracy: 1e-9)
+        XCTAssertEqual([crop.pictureWidth, crop.pictureHeight], [128, 128])
+    }
+
+    func testCropNearTheBorderMovesInsideWithoutShrinking() {
+        var s = scheduler(640, 360)
+        _ = s.plan(cut: false, forecasts: [])
+        let plan = s.plan(cut: false, forecasts: [steady(1, Rect(x: 600, y: -10, width: 40, height: 50))])
+        let crop = try! XCTUnwrap(plan.passes.first { $0.kind == .crop(serial: 1) })
+        XCTAssertEqual(crop.region, Rect(x: 515, y: 0, width: 125, height: 125))
+    }
+
+    func testSmallFaceAppearingInATileIsSweptWithinOneCycle() {
+        var s = scheduler()
+        let regions = s.tileRegions
+        XCTAssertEqual(regions.count, 12, "4 x 3 native tiles of 640 x 416 over 1920 x 1080")
+        // Every point of the frame lies in a tile with room for a 48-pixel face around it.
+        for (x, y) in [(0.0, 0.0), (1919.0, 1079.0), (640.0, 384.0), (1280.0, 700.0)] {
+            XCTAssertTrue(regions.contains { $0.x <= max(0, x - 24) && $0.maxX >= min(1920, x + 24)
+                && $0.y <= max(0, y - 24) && $0.maxY >= min(1080, y + 24) }, "\(x), \(y)")
+        }
+        // With no face in sight the first sweep is fast (after the start), then slow.
+        var tileFrames: [Int] = []
+        for frame in 0..<80 where s.plan(cut: false, forecasts: []).passes.contains(where: {
+            if case .tile = $0.kind { return true } else { return false }
+        }) { tileFrames.append(frame) }
+        XCTAssertEqual(Array(tileFrames.prefix(12)), Array(0..<12), "one sweep at one tile a frame")
+        XCTAssertEqual(tileFrames[12] - tileFrames[11], 8, "then a tile every third of a second")
+        // A small tracked face brings the fast sweep back, so its neighbours are found soon.
+        let small = steady(3, Rect(x: 100, y: 100, width: 24, height: 28))
+        let next = (0..<12).compactMap { _ -> Int? in
+            s.plan(cut: false, forecasts: [small]).passes.compactMap { pass -> Int? in
+                if case .tile(let index) = pass.kind { return index } else { return nil }
+            }.first
+        }
+        XCTAssertEqual(next.count, 12, "a tile on every frame while a small face is tracked")
+        XCTAssertEqual(Set(next).count, 12, "every tile once")
+    }
+
+    func testNoTilesWhenTheWholeFramePassIsNative() {
+        XCTAssertTrue(scheduler(640, 360).tileRegions.isEmpty)
+        XCTAssertTrue(scheduler(700, 400).tileRegions.isEmpty, "barely larger: the base pass sees nearly all")
+    }
+
+    func testMergerMapsDropsCutFacesAndSuppressesDuplicates() {
+        var merger = DetectionMerger(width: 1920, height: 1080)
+        let full = ScheduledPass(kind: .full, region: Rect(x: 0, y: 0, width: 1920, height: 1080), pictureWidth: 1920, pictureHeight: 1080)
+        var wide = FaceObservation(bounds: Rect(x: 1000, y: 500, width: 60, height: 60), confidence: 0.6)
+        wide.leftEye = Point(x: 1015, y: 520)
+        merger.add([wide], from: full)
+        let crop = ScheduledPass(kind: .crop(serial: 1), region: Rect(x: 955, y: 455, width: 150, height: 150),
+                                 pictureWidth: 128, pictureHeight: 128)
+        var close = FaceObservation(bounds: Rect(x: 38, y: 38, width: 52, height: 52), confidence: 0.9)
+        close.leftEye = Point(x: 50, y: 55)
+        let cut = FaceObservation(bounds: Rect(x: 0, y: 40, width: 30, height: 40), confidence: 0.95)
+        merger.add([close, cut], from: crop)
+        let merged = merger.merged()
+        XCTAssertEqual(merged.count, 1, "the cut face is dropped; the two boxes of one face become one")
+        XCTAssertEqual(merged[0].source, .refined)
+        XCTAssertEqual(merged[0].bounds.x, 955 + 38 * 150.0 / 128, accuracy: 1e-9)
+        XCTAssertEqual(merged[0].leftEye?.y ?? 0, 455 + 55 * 150.0 / 128, accuracy: 1e-9)
+    }
+
+    func testSceneCutDetectorSeesCutsNotMotion() {
+        var detector = SceneCutDetector()
+        let count = SceneCutDetector.columns * SceneCutDetector.rows
+        func ramp(_ shift: Int, dark: Bool = false) -> [UInt8] {
+            (0..<count).map { i in UInt8(clamping: (dark ? 20 : 60) + ((i % SceneCutDetector.columns + shift) * 5) % 120) }
+        }
+        XCTAssertFalse(detector.isCut(sample: ramp(0)))
+        XCTAssertFalse(detector.isCut(sample: ramp(2)), "a pan moves the layout, not the histogram")
+        XCTAssertTrue(detector.isCut(sample: (0..<count).map { _ in 230 }), "another shot")
+        XCTAssertFalse(detector.isCut(sample: (0..<count).map { _ in 228 }))
+    }
+}
