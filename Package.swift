@@ -63,7 +63,8 @@ let package = Package(
                                                           "Rendering", "Pipeline", "Evaluation", "Batch", "Attributes"]),
 
         // The README's library example: faces in a photo (built and run by scripts/test).
-        .executableTarget(name: "detect-photo", dependencies: ["FaceTrack"], path: "Examples/detect-photo"),
+        .executableTarget(name: "detect-photo", dependencies: ["FaceTrack", "FaceCore", "MediaIO", "Detection"],
+                          path: "Examples/detect-photo"),
 
         // Helpers for tests: run ffmpeg and the built tool, make clips, temporary folders.
         .target(name: "TestSupport", path: "Tests/TestSupport"),
