@@ -36,6 +36,8 @@ let package = Package(
         .target(name: "NeuralRuntime", swiftSettings: vectorSettings + hotLoopSettings),
         // Face attributes from MediaPipe's face mesh: crop, mesh, eye/smile/angle measures, hysteresis.
         .target(name: "Attributes", dependencies: ["FaceCore", "NeuralRuntime"], swiftSettings: vectorSettings + hotLoopSettings),
+        // Face identities: dlib's face embeddings on the runtime, chips, galleries, re-identification, known people.
+        .target(name: "Identity", dependencies: ["FaceCore", "NeuralRuntime"], swiftSettings: vectorSettings + hotLoopSettings),
         // Multi-face tracking: Kalman + optimal IoU assignment, One Euro smoothing, MOT and summary output.
         .target(name: "Tracking", dependencies: ["FaceCore"]),
         // Overlays drawn on BGRA frames: boxes, eye markers and sprites, labels, anonymisation.
@@ -64,6 +66,8 @@ let package = Package(
                     resources: [.copy("Fixtures")]),
         .testTarget(name: "AttributesTests", dependencies: ["Attributes", "FaceCore", "Detection", "MediaIO"]),
         .testTarget(name: "TrackingTests", dependencies: ["Tracking", "FaceCore"]),
+        .testTarget(name: "IdentityTests", dependencies: ["Identity", "FaceCore", "NeuralRuntime", "Detection", "MediaIO"],
+                    resources: [.copy("Fixtures")]),
         .testTarget(name: "RenderingTests", dependencies: ["Rendering", "FaceCore"]),
         .testTarget(name: "PipelineTests", dependencies: ["Pipeline", "MediaIO", "FaceCore", "TestSupport"]),
         .testTarget(name: "EvaluationTests", dependencies: ["Evaluation", "FaceCore", "TestSupport"]),
