@@ -88,6 +88,9 @@ let package = Package(
         // Per-face cost of the face-mesh attributes (run through scripts/bench-attributes).
         .executableTarget(name: "attributes-bench", dependencies: ["Attributes", "Detection", "FaceCore", "MediaIO", "NeuralRuntime"],
                           path: "Benchmarks/attributes-bench"),
+        // Face-embedding cost per face and distances between people's pictures (scripts/bench-identity).
+        .executableTarget(name: "identity-bench", dependencies: ["Identity", "Detection", "FaceCore", "MediaIO", "NeuralRuntime"],
+                          path: "Benchmarks/identity-bench"),
         // Prints BlazeFace detections for raw BGRA images (run through scripts/eval-blazeface).
         .executableTarget(name: "blazeface-eval", dependencies: ["Detection", "FaceCore"],
                           path: "Benchmarks/blazeface-eval"),

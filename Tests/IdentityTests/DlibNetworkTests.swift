@@ -15,7 +15,7 @@ final class DlibNetworkTests: XCTestCase {
     static let valueTolerance: Float = 1e-4
     static let distanceTolerance: Float = 2e-4
 
-    private static let model = Result { try FaceEmbeddingModel(path: IdentityFixtures.modelPath(FaceEmbeddingModel.fileName)) }
+    private static var model: Result<FaceEmbeddingModel, Error> { IdentityFixtures.embeddingModel }
 
     func testGraphHasTheNetworksLayers() throws {
         let graph = try Self.model.get().network.graph

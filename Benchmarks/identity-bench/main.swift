@@ -1,0 +1,133 @@
+import Detection
+import FaceCore
+import Foundation
+#if canImport(Glibc)
+import Glibc
+#endif
+import Identity
+import MediaIO
+import NeuralRuntime
+
+// Face embeddings: their cost and how far apart people are (run through scripts/bench-identity).
+//   identity-bench time IMAGE [--runs N] [--models DIR]
+//       median milliseconds per face (this thread's CPU time, one core) of the chip alignment, the
+//       network, and the whole FaceEmbedder.sample, then the network's slowest kernels.
+//   identity-bench distances DIR [--detector centerface|blazeface] [--models DIR] [--threshold X]
+//       DIR/PERSON/*.jpg|png: embeds the largest face of each picture and prints, per pair of people,
+//       the smallest, median and largest distance, and how many pairs fall on the wrong side of X.
+
+/// Median of `runs` timings of `body`, in milliseconds of this thread's CPU time.
+func median(runs: Int, _ body: () throws -> Void) rethrows -> Double {
+    var times: [Double] = []
+    var before = timespec(), after = timespec()
+    for _ in 0..<runs {
+        clock_gettime(CLOCK_THREAD_CPUTIME_ID, &before)
+        try body()
+        clock_gettime(CLOCK_THREAD_CPUTIME_ID, &after)
+        times.append(Double(after.tv_sec - before.tv_sec) * 1e3 + Double(after.tv_nsec - before.tv_nsec) / 1e6)
+    }
+    return times.sorted()[times.count / 2]
+}
+
+struct Failure: Error, CustomStringConvertible {
+    let description: String
+}
+
+func largestFace(in image: BGRAImage, detector: FaceDetector) throws -> FaceObservation? {
+    try detector.detect(in: image).max { $0.bounds.area < $1.bounds.area }
+}
+
+func timeOnePicture(_ path: String, runs: Int, models: ModelLocator) throws {
+    let image = try ImageLoader.load(path: path).image
+    let detector = try CenterFaceDetector(configuration: DetectorConfiguration(models: models))
+    guard let face = try largestFace(in: image, detector: detector) else { throw Failure(description: "\(path): no face") }
+    let model = try FaceEmbeddingModel(models: models)
+    let embedder = try FaceEmbedder(model: model)
+    guard let chip = FaceChip(face: face) else { throw Failure(description: "\(path): the face has no eyes") }
+    var pixels = [Float](repeating: 0, count: FaceChip.size * FaceChip.size * 3)
+    let alignment = median(runs: runs) { pixels.withUnsafeMutableBufferPointer { chip.sample(image, into: $0) } }
+    let whole = median(runs: runs) { _ = embedder.sample(of: face, in: image) }
+    let network = try NeuralNetwork(graph: DlibReader.faceRecognitionResNet(contentsOf: try models.path(
+        for: FaceEmbeddingModel.fileName)).graph)
+    let run = median(runs: runs) { network.run() }
+    print(String(format: "face %.0f px wide, %d runs, one core:", face.bounds.width, runs))
+    print(String(format: "  chip alignment   %7.3f ms", alignment))
+    print(String(format: "  network          %7.3f ms", run))
+    print(String(format: "  embedding total  %7.3f ms per face (target <= 25)", whole))
+    print("  slowest kernels (ms per run):")
+    for (kernel, milliseconds) in network.profileKernels(runs: max(3, runs / 4)).prefix(6) {
+        print("    \(kernel.padding(toLength: 24, withPad: " ", startingAt: 0))" + String(format: "%7.3f", milliseconds))
+    }
+}
+
+func distances(_ folder: String, detectorName: String, threshold: Float, models: ModelLocator) throws {
+    guard let detector = try DetectorCatalog.make(name: detectorName, configuration: DetectorConfiguration(models: models))
+    else { throw Failure(description: "distances need a detector") }
+    let embedder = try FaceEmbedder(model: try FaceEmbeddingModel(models: models))
+    let manager = FileManager.default
+    var people: [(name: String, embeddings: [FaceEmbedding])] = []
+    for person in try manager.contentsOfDirectory(atPath: folder).sorted() {
+        let directory = (folder as NSString).appendingPathComponent(person)
+        var embeddings: [FaceEmbedding] = []
+        var missed = 0
+        for file in (try? manager.contentsOfDirectory(atPath: directory))?.sorted() ?? []
+        where ["jpg", "jpeg", "png"].contains((file as NSString).pathExtension.lowercased()) {
+            let image = try ImageLoader.load(path: (directory as NSString).appendingPathComponent(file)).image
+            if let face = try largestFace(in: image, detector: detector),
+               let embedding = embedder.embedding(of: face, in: image) {
+                embeddings.append(embedding)
+            } else {
+                missed += 1
+            }
+        }
+        if !embeddings.isEmpty { people.append((person, embeddings)) }
+        print("\(person): \(embeddings.count) faces embedded\(missed > 0 ? ", \(missed) pictures without a face" : "")")
+    }
+    print(String(format: "distances (threshold %.2f): smallest / median / largest, pairs on the wrong side", threshold))
+    for (i, a) in people.enumerated() {
+        for b in people[i...] {
+            var values: [Float] = []
+            for (x, first) in a.embeddings.enumerated() {
+                for (y, second) in b.embeddings.enumerated() where a.name != b.name || y > x {
+                    values.append(first.distance(to: second))
+                }
+            }
+            guard !values.isEmpty else { continue }
+            values.sort()
+            let same = a.name == b.name
+            let wrong = values.filter { same ? $0 >= threshold : $0 < threshold }.count
+            print(String(format: "  %@ %-12@ %-12@ %.3f / %.3f / %.3f  %d of %d", same ? "same" : "diff",
+                         a.name as NSString, b.name as NSString, values[0], values[values.count / 2],
+                         values[values.count - 1], wrong, values.count))
+        }
+    }
+}
+
+var arguments = CommandLine.arguments.dropFirst().makeIterator()
+var positional: [String] = []
+var runs = 40
+var modelsFolder: String?
+var detectorName = "centerface"
+var threshold: Float = 0.6
+while let argument = arguments.next() {
+    switch argument {
+    case "--runs": runs = max(1, arguments.next().flatMap(Int.init) ?? runs)
+    case "--models": modelsFolder = arguments.next()
+    case "--detector": detectorName = arguments.next() ?? detectorName
+    case "--threshold": threshold = arguments.next().flatMap(Float.init) ?? threshold
+    default: positional.append(argument)
+    }
+}
+do {
+    let models = ModelLocator(explicitDirectory: modelsFolder)
+    switch (positional.first, positional.count) {
+    case ("time", 2): try timeOnePicture(positional[1], runs: runs, models: models)
+    case ("distances", 2): try distances(positional[1], detectorName: detectorName, threshold: threshold, models: models)
+    default:
+        FileHandle.standardError.write("usage: identity-bench time IMAGE [--runs N] | distances DIR [--detector NAME] [--threshold X]\n".data(using: .utf8)!)
+        exit(2)
+    }
+} catch {
+    FileHandle.standardError.write("identity-bench: error: \(error)\n".data(using: .utf8)!)
+    exit(1)
+}
