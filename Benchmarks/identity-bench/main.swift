@@ -14,7 +14,16 @@ import NeuralRuntime
 //       network, and the whole FaceEmbedder.sample, then the network's slowest kernels.
 //   identity-bench distances DIR [--detector centerface|blazeface] [--models DIR] [--threshold X]
 //       DIR/PERSON/*.jpg|png: embeds the largest face of each picture and prints, per pair of people,
-//       the smallest, median and largest distance, and how many pairs fall on the wrong side of X.
+//       the smallest, median and largest distance, and how many pairs fall on the wrong side of X;
+//       then the same for the centroids of galleries of 8 pictures (what re-identification compares).
+//   identity-bench known KNOWN_DIR DIR... [--detector NAME] [--threshold X]
+//       loads KNOWN_DIR as `--known` does, then names every face in DIR/*.jpg|png: a DIR named like a
+//       known person should give that name on its largest face; any other DIR holds strangers (every
+//       face counts). Prints, per DIR, faces named right, named wrong, and not named.
+//   identity-bench shots DIR... [--detector NAME] [--threshold X]
+//       each DIR is one shot of one person (frames in name order, 0.5 s apart); between shots a cut
+//       ends every track, as the pipeline will. Prints the identity ReidentificationIndex gives each
+//       shot's track (confirmed after 3 frames) and whether a split happened inside a shot.
 
 /// Median of `runs` timings of `body`, in milliseconds of this thread's CPU time.
 func median(runs: Int, _ body: () throws -> Void) rethrows -> Double {
@@ -101,6 +110,102 @@ func distances(_ folder: String, detectorName: String, threshold: Float, models:
                          values[values.count - 1], wrong, values.count))
         }
     }
+    // What re-identification compares: the centroids of galleries of up to 8 pictures. Each
+    // person's pictures in order, cut into runs of 8: same person between runs, others across.
+    func galleries(_ embeddings: [FaceEmbedding]) -> [TrackGallery] {
+        stride(from: 0, to: embeddings.count, by: 8).map { start in
+            var gallery = TrackGallery()
+            for embedding in embeddings[start..<min(embeddings.count, start + 8)] {
+                gallery.add(FaceSample(embedding: embedding, quality: 1))
+            }
+            return gallery
+        }
+    }
+    print("gallery centroids (runs of up to 8 pictures): smallest / largest distance")
+    for (i, a) in people.enumerated() {
+        for b in people[i...] {
+            let first = galleries(a.embeddings), second = galleries(b.embeddings)
+            var values: [Float] = []
+            for (x, g) in first.enumerated() {
+                for (y, h) in second.enumerated() where a.name != b.name || y > x { values.append(g.distance(to: h) ?? 0) }
+            }
+            // One picture against a run of the other (a track just confirmed with a single sample).
+            var single: [Float] = []
+            for (x, g) in first.enumerated() {
+                for (y, h) in second.enumerated() where a.name != b.name || y != x {
+                    single += g.samples.compactMap { h.distance(to: $0.embedding) }
+                }
+            }
+            guard let low = values.min(), let high = values.max(), let lowSingle = single.min(),
+                  let highSingle = single.max() else { continue }
+            print(String(format: "  %@ %-12@ %-12@ %.3f / %.3f  (%d pairs); one picture: %.3f / %.3f",
+                         a.name == b.name ? "same" : "diff", a.name as NSString, b.name as NSString, low, high,
+                         values.count, lowSingle, highSingle))
+        }
+    }
+}
+
+func known(_ knownFolder: String, pictures: [String], detectorName: String, threshold: Float,
+           models: ModelLocator) throws {
+    guard let detector = try DetectorCatalog.make(name: detectorName, configuration: DetectorConfiguration(models: models))
+    else { throw Failure(description: "naming needs a detector") }
+    let embedder = try FaceEmbedder(model: try FaceEmbeddingModel(models: models))
+    let people = try KnownPeople.load(folder: knownFolder, embedder: embedder, threshold: threshold,
+                                      loadImage: { try ImageLoader.load(path: $0).image },
+                                      detect: { try detector.detect(in: $0) })
+    print("known: \(people.names.joined(separator: ", ")); threshold \(threshold)")
+    for folder in pictures {
+        let expected = (folder as NSString).lastPathComponent
+        let isKnown = people.names.contains(expected)
+        var right = 0, wrong = 0, unnamed = 0
+        var wrongNames: [String: Int] = [:]
+        for file in try FileManager.default.contentsOfDirectory(atPath: folder).sorted()
+        where ["jpg", "jpeg", "png"].contains((file as NSString).pathExtension.lowercased()) {
+            let image = try ImageLoader.load(path: (folder as NSString).appendingPathComponent(file)).image
+            var faces = try detector.detect(in: image)
+            if isKnown { faces = Array(faces.sorted { $0.bounds.area > $1.bounds.area }.prefix(1)) }
+            for face in faces {
+                guard let embedding = embedder.embedding(of: face, in: image) else { continue }
+                switch people.match(embedding)?.name {
+                case nil: unnamed += 1
+                case expected?: right += 1
+                case let other?:
+                    wrong += 1
+                    wrongNames[other, default: 0] += 1
+                }
+            }
+        }
+        print("  \(expected) (\(isKnown ? "known" : "strangers")): \(right) named right, \(wrong) named wrong"
+              + "\(wrongNames.isEmpty ? "" : " \(wrongNames)"), \(unnamed) not named")
+    }
+}
+
+func shots(_ folders: [String], detectorName: String, threshold: Float, models: ModelLocator) throws {
+    guard let detector = try DetectorCatalog.make(name: detectorName, configuration: DetectorConfiguration(models: models))
+    else { throw Failure(description: "shots need a detector") }
+    let embedder = try FaceEmbedder(model: try FaceEmbeddingModel(models: models))
+    var settings = ReidentificationSettings()
+    settings.threshold = threshold
+    var index = ReidentificationIndex(settings: settings)
+    var time = 0.0
+    for (shot, folder) in folders.enumerated() {
+        index.endAll()
+        var decision: IdentityDecision?
+        var splits = 0, frames = 0
+        for file in try FileManager.default.contentsOfDirectory(atPath: folder).sorted()
+        where ["jpg", "jpeg", "png"].contains((file as NSString).pathExtension.lowercased()) {
+            let image = try ImageLoader.load(path: (folder as NSString).appendingPathComponent(file)).image
+            time += 0.5
+            guard let face = try largestFace(in: image, detector: detector) else { continue }
+            frames += 1
+            if index.observe(track: shot, sample: embedder.sample(of: face, in: image), time: time) != nil { splits += 1 }
+            if frames == 3 { decision = index.confirm(track: shot, time: time) }
+        }
+        let name = (folder as NSString).lastPathComponent
+        let shown = decision.map { "identity \($0.identity)" + ($0.distance.map { String(format: " (continued, %.3f)", $0) } ?? " (new)") }
+        print("shot \(shot + 1) \(name): \(shown ?? "no track"), \(frames) frames, \(splits) splits, now identity "
+              + "\(index.identity(of: shot).map(String.init) ?? "-")")
+    }
 }
 
 var arguments = CommandLine.arguments.dropFirst().makeIterator()
@@ -108,7 +213,7 @@ var positional: [String] = []
 var runs = 40
 var modelsFolder: String?
 var detectorName = "centerface"
-var threshold: Float = 0.6
+var threshold: Float = 0.5
 while let argument = arguments.next() {
     switch argument {
     case "--runs": runs = max(1, arguments.next().flatMap(Int.init) ?? runs)
@@ -123,8 +228,14 @@ do {
     switch (positional.first, positional.count) {
     case ("time", 2): try timeOnePicture(positional[1], runs: runs, models: models)
     case ("distances", 2): try distances(positional[1], detectorName: detectorName, threshold: threshold, models: models)
+    case ("shots", 2...):
+        try shots(Array(positional[1...]), detectorName: detectorName, threshold: threshold == 0.5 ? 0.4 : threshold,
+                  models: models)
+    case ("known", 3...):
+        try known(positional[1], pictures: Array(positional[2...]), detectorName: detectorName, threshold: threshold,
+                  models: models)
     default:
-        FileHandle.standardError.write("usage: identity-bench time IMAGE [--runs N] | distances DIR [--detector NAME] [--threshold X]\n".data(using: .utf8)!)
+        FileHandle.standardError.write("usage: identity-bench time IMAGE [--runs N] | distances DIR | known KNOWN_DIR DIR... [--detector NAME] [--threshold X]\n".data(using: .utf8)!)
         exit(2)
     }
 } catch {

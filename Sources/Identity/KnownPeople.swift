@@ -30,7 +30,10 @@ package enum KnownPeopleError: Error, CustomStringConvertible, Equatable {
 /// People to recognise by name, from a folder of photos: `DIR/NAME.jpg` or `DIR/NAME.png` (one
 /// photo, one face) and `DIR/NAME/*.jpg|png` (several photos of one person, e.g. with and without
 /// glasses). A face is that person's when its embedding lies closer than `threshold` to one of
-/// their photos, and closer to them than to anyone else; otherwise it is a stranger.
+/// their photos, and closer to them than to anyone else; otherwise it is a stranger. The default
+/// 0.5 is stricter than dlib's 0.6: with one still of each of four people known, 0.6 named 6 of
+/// 80 strangers' faces (dlib's labelled photos), 0.5 none, and still named all 65 other frames
+/// of the four people right.
 package struct KnownPeople: Sendable {
     /// One known person.
     package struct Person: Sendable, Equatable {
@@ -52,7 +55,7 @@ package struct KnownPeople: Sendable {
     package var threshold: Float
 
     /// People given directly.
-    package init(people: [Person], threshold: Float = 0.6) {
+    package init(people: [Person], threshold: Float = 0.5) {
         self.people = people.sorted { $0.name < $1.name }
         self.threshold = threshold
     }
@@ -63,7 +66,7 @@ package struct KnownPeople: Sendable {
     /// Reads `folder`: each photo through `loadImage` (MediaIO's `ImageLoader` in the tool), its
     /// faces through `detect`, and the one face's embedding through `embedder`. Throws
     /// `KnownPeopleError` for a photo without a face or with several, before any video is read.
-    package static func load(folder: String, embedder: FaceEmbedder, threshold: Float = 0.6,
+    package static func load(folder: String, embedder: FaceEmbedder, threshold: Float = 0.5,
                              loadImage: (String) throws -> BGRAImage,
                              detect: (BGRAImage) throws -> [FaceObservation]) throws -> KnownPeople {
         var people: [Person] = []
