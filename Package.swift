@@ -66,7 +66,7 @@ let package = Package(
                     resources: [.copy("Fixtures")]),
         .testTarget(name: "AttributesTests", dependencies: ["Attributes", "FaceCore", "Detection", "MediaIO"]),
         .testTarget(name: "TrackingTests", dependencies: ["Tracking", "FaceCore"]),
-        .testTarget(name: "IdentityTests", dependencies: ["Identity", "FaceCore", "NeuralRuntime", "Detection", "MediaIO"],
+        .testTarget(name: "IdentityTests", dependencies: ["Identity", "FaceCore", "NeuralRuntime", "Detection", "MediaIO", "TestSupport"],
                     resources: [.copy("Fixtures")]),
         .testTarget(name: "RenderingTests", dependencies: ["Rendering", "FaceCore"]),
         .testTarget(name: "PipelineTests", dependencies: ["Pipeline", "MediaIO", "FaceCore", "TestSupport"]),

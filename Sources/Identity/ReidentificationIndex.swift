@@ -19,6 +19,9 @@ package struct ReidentificationSettings: Sendable, Equatable {
     package var driftSamples = 3
     /// Samples of lower `FaceSample.quality` are ignored (too small, turned or blurred to judge).
     package var minimumQuality = 0.0
+    /// Seconds between samples a confirmed track with a full gallery still wants (`wantsSample`),
+    /// so that a drift is noticed.
+    package var sampleInterval = 1.0
 
     /// The defaults.
     package init() {}
@@ -59,6 +62,7 @@ package struct ReidentificationIndex {
         /// When the track was last seen with a sample that agreed with its gallery (or without one).
         var lastConsistent: Double
         var firstOutlier: Double?
+        var lastSample: Double?
     }
 
     private struct EndedIdentity {
@@ -84,6 +88,15 @@ package struct ReidentificationIndex {
     /// The gallery of a live track (to name it against known people, or to summarise it).
     package func gallery(of track: Int) -> TrackGallery? { live[track]?.gallery }
 
+    /// Whether an embedding of `track`'s face at `time` would help: the track has none yet, its
+    /// gallery is not full, it is drifting, or its last sample is `sampleInterval` old. Lets a
+    /// tracking stage embed a few faces per track rather than every face on every frame.
+    package func wantsSample(track: Int, time: Double) -> Bool {
+        guard let state = live[track], let last = state.lastSample else { return true }
+        return state.gallery.samples.count < state.gallery.capacity || !state.outliers.isEmpty
+            || time - last >= settings.sampleInterval
+    }
+
     /// Identities remembered after their tracks ended.
     package var endedIdentityCount: Int { ended.count }
 
@@ -95,6 +108,7 @@ package struct ReidentificationIndex {
         var state = live[track] ?? LiveTrack(gallery: TrackGallery(capacity: settings.galleryCapacity), firstSeen: time,
                                              lastSeen: time, lastConsistent: time)
         state.lastSeen = time
+        if sample != nil { state.lastSample = time }
         guard let sample, sample.quality >= settings.minimumQuality else {
             if state.outliers.isEmpty { state.lastConsistent = time }
             live[track] = state
@@ -120,20 +134,18 @@ package struct ReidentificationIndex {
         var gallery = TrackGallery(capacity: settings.galleryCapacity)
         for outlier in state.outliers { gallery.add(outlier) }
         let start = state.firstOutlier ?? time
-        live[track] = LiveTrack(identity: nil, gallery: gallery, firstSeen: start, lastSeen: time, lastConsistent: time)
-        return decide(track: track, excluding: oldIdentity, time: time)
+        return decide(track: track, LiveTrack(gallery: gallery, firstSeen: start, lastSeen: time, lastConsistent: time),
+                      excluding: oldIdentity, time: time)
     }
 
     /// `track` has just been confirmed: it continues the closest earlier identity under the
     /// threshold, or gets a new one. A track without any sample yet always gets a new identity,
     /// so compute at least one embedding before confirming. Confirming twice returns the same.
     package mutating func confirm(track: Int, time: Double) -> IdentityDecision {
-        if live[track] == nil {
-            live[track] = LiveTrack(gallery: TrackGallery(capacity: settings.galleryCapacity), firstSeen: time,
-                                    lastSeen: time, lastConsistent: time)
-        }
-        if let identity = live[track]?.identity { return IdentityDecision(identity: identity) }
-        return decide(track: track, excluding: nil, time: time)
+        let state = live[track] ?? LiveTrack(gallery: TrackGallery(capacity: settings.galleryCapacity), firstSeen: time,
+                                             lastSeen: time, lastConsistent: time)
+        if let identity = state.identity { return IdentityDecision(identity: identity) }
+        return decide(track: track, state, excluding: nil, time: time)
     }
 
     /// `track` is gone (lost for longer than the tracker keeps it); its identity stays a
@@ -148,9 +160,11 @@ package struct ReidentificationIndex {
         for track in live.keys.sorted() { end(track: track) }
     }
 
-    /// Gives `track` the closest candidate identity under the threshold, or a new one.
-    private mutating func decide(track: Int, excluding excluded: Int?, time: Double) -> IdentityDecision {
-        guard var state = live[track] else { return IdentityDecision(identity: 0) }
+    /// Gives `track` (in `state`, not yet identified) the closest candidate identity under the
+    /// threshold, or a new one, and stores it.
+    private mutating func decide(track: Int, _ state: LiveTrack, excluding excluded: Int?, time: Double)
+        -> IdentityDecision {
+        var state = state
         forgetExpired(now: time)
         var best: (distance: Float, ended: Int?, live: Int?)?
         if !state.gallery.isEmpty {

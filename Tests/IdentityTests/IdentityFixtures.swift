@@ -1,6 +1,7 @@
 import FaceCore
 import Foundation
 import Identity
+import TestSupport
 import XCTest
 
 /// Fixture files (from scripts/reference/dlib_embeddings.py) and the installed models.
@@ -14,25 +15,10 @@ enum IdentityFixtures {
         return url.path
     }
 
-    /// The installed model file: $FACETRACK_MODELS, else the first `models` folder above this file.
-    static func modelPath(_ file: String) throws -> String {
-        var candidates: [String] = []
-        if let env = ProcessInfo.processInfo.environment["FACETRACK_MODELS"], !env.isEmpty { candidates.append(env) }
-        var dir = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
-        for _ in 0..<5 {
-            candidates.append(dir.appendingPathComponent("models").path)
-            dir.deleteLastPathComponent()
-        }
-        for candidate in candidates {
-            let path = (candidate as NSString).appendingPathComponent(file)
-            if FileManager.default.fileExists(atPath: path) { return path }
-        }
-        throw Missing(what: "model \(file) in \(candidates.joined(separator: ", ")): run scripts/setup")
-    }
-
     /// The models folder holding the face-recognition model.
     static func models() throws -> ModelLocator {
-        ModelLocator(explicitDirectory: (try modelPath(FaceEmbeddingModel.fileName) as NSString).deletingLastPathComponent)
+        ModelLocator(explicitDirectory: (try InstalledModels.path(FaceEmbeddingModel.fileName) as NSString)
+            .deletingLastPathComponent)
     }
 
     /// dlib's network, read once for all tests.

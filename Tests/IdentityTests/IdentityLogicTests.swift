@@ -177,6 +177,24 @@ final class IdentityLogicTests: XCTestCase {
         XCTAssertEqual(index.confirm(track: 11, time: 20.2).identity, 5)
     }
 
+    func testWantsFewSamplesOnceTheGalleryIsFull() {
+        let a = faces.person()
+        var settings = ReidentificationSettings()
+        settings.galleryCapacity = 2
+        var index = ReidentificationIndex(settings: settings)
+        XCTAssertTrue(index.wantsSample(track: 1, time: 0), "an unknown track")
+        _ = index.observe(track: 1, sample: nil, time: 0)
+        XCTAssertTrue(index.wantsSample(track: 1, time: 0), "no sample yet")
+        _ = index.observe(track: 1, sample: faces.picture(of: a), time: 0.1)
+        XCTAssertTrue(index.wantsSample(track: 1, time: 0.2), "the gallery has room")
+        _ = index.observe(track: 1, sample: faces.picture(of: a), time: 0.2)
+        _ = index.confirm(track: 1, time: 0.2)
+        XCTAssertFalse(index.wantsSample(track: 1, time: 0.3), "full and fresh")
+        XCTAssertTrue(index.wantsSample(track: 1, time: 1.2), "one second later: check for drift")
+        _ = index.observe(track: 1, sample: faces.picture(of: faces.person()), time: 1.2)
+        XCTAssertTrue(index.wantsSample(track: 1, time: 1.3), "drifting: the next pictures decide")
+    }
+
     func testAppearancesBridgeShortGapsOnly() {
         var ranges = AppearanceRanges(maximumGap: 1, minimumDuration: 0.2)
         let frame = 0.04
