@@ -50,8 +50,11 @@ func timeOnePicture(_ path: String, runs: Int, models: ModelLocator) throws {
     let image = try ImageLoader.load(path: path).image
     let detector = try CenterFaceDetector(configuration: DetectorConfiguration(models: models))
     guard let face = try largestFace(in: image, detector: detector) else { throw Failure(description: "\(path): no face") }
-    let model = try FaceEmbeddingModel(models: models)
-    let embedder = try FaceEmbedder(model: model)
+    var model: FaceEmbeddingModel?
+    let reading = try median(runs: 1) { model = try FaceEmbeddingModel(models: models) }
+    var prepared: FaceEmbedder?
+    let preparing = try median(runs: 1) { prepared = try FaceEmbedder(model: model!) }
+    guard let embedder = prepared else { throw Failure(description: "no embedder") }
     guard let chip = FaceChip(face: face) else { throw Failure(description: "\(path): the face has no eyes") }
     var pixels = [Float](repeating: 0, count: FaceChip.size * FaceChip.size * 3)
     let alignment = median(runs: runs) { pixels.withUnsafeMutableBufferPointer { chip.sample(image, into: $0) } }
@@ -59,6 +62,7 @@ func timeOnePicture(_ path: String, runs: Int, models: ModelLocator) throws {
     let network = try NeuralNetwork(graph: DlibReader.faceRecognitionResNet(contentsOf: try models.path(
         for: FaceEmbeddingModel.fileName)).graph)
     let run = median(runs: runs) { network.run() }
+    print(String(format: "start-up: model read %.0f ms, embedder prepared %.0f ms (once per thread)", reading, preparing))
     print(String(format: "face %.0f px wide, %d runs, one core:", face.bounds.width, runs))
     print(String(format: "  chip alignment   %7.3f ms", alignment))
     print(String(format: "  network          %7.3f ms", run))
