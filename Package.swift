@@ -38,6 +38,8 @@ let package = Package(
         .target(name: "NeuralRuntime", swiftSettings: vectorSettings + hotLoopSettings),
         // Face attributes from MediaPipe's face mesh: crop, mesh, eye/smile/angle measures, hysteresis.
         .target(name: "Attributes", dependencies: ["FaceCore", "NeuralRuntime"], swiftSettings: vectorSettings + hotLoopSettings),
+        // Face identities: dlib's face embeddings on the runtime, chips, galleries, re-identification, known people.
+        .target(name: "Identity", dependencies: ["FaceCore", "NeuralRuntime"], swiftSettings: vectorSettings + hotLoopSettings),
         // Multi-face tracking: Kalman + optimal IoU assignment, One Euro smoothing, MOT and summary output.
         .target(name: "Tracking", dependencies: ["FaceCore"]),
         // Where and when to detect: whole-frame keyframes, crops around tracked faces, tiles, shot cuts.
@@ -76,6 +78,8 @@ let package = Package(
         .testTarget(name: "AttributesTests", dependencies: ["Attributes", "FaceCore", "Detection", "MediaIO"]),
         .testTarget(name: "TrackingTests", dependencies: ["Tracking", "FaceCore"]),
         .testTarget(name: "SchedulingTests", dependencies: ["Scheduling", "Tracking", "FaceCore"]),
+        .testTarget(name: "IdentityTests", dependencies: ["Identity", "FaceCore", "NeuralRuntime", "Detection", "MediaIO", "TestSupport"],
+                    resources: [.copy("Fixtures")]),
         .testTarget(name: "RenderingTests", dependencies: ["Rendering", "FaceCore"]),
         .testTarget(name: "PipelineTests", dependencies: ["Pipeline", "MediaIO", "FaceCore", "Detection", "Tracking", "TestSupport"]),
         .testTarget(name: "EvaluationTests", dependencies: ["Evaluation", "FaceCore", "TestSupport"]),
@@ -100,6 +104,9 @@ let package = Package(
         // Per-face cost of the face-mesh attributes (run through scripts/bench-attributes).
         .executableTarget(name: "attributes-bench", dependencies: ["Attributes", "Detection", "FaceCore", "MediaIO", "NeuralRuntime"],
                           path: "Benchmarks/attributes-bench"),
+        // Face-embedding cost per face and distances between people's pictures (scripts/bench-identity).
+        .executableTarget(name: "identity-bench", dependencies: ["Identity", "Detection", "FaceCore", "MediaIO", "NeuralRuntime"],
+                          path: "Benchmarks/identity-bench"),
         // Prints BlazeFace detections for raw BGRA images (run through scripts/eval-blazeface).
         .executableTarget(name: "blazeface-eval", dependencies: ["Detection", "FaceCore"],
                           path: "Benchmarks/blazeface-eval"),

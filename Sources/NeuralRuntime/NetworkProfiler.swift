@@ -34,6 +34,8 @@ extension NetworkStep {
         case .resize: return "resize bilinear"
         case .transposeConvolution: return "transposed convolution"
         case .sigmoid: return "sigmoid"
+        case .averagePool: return "average pool"
+        case .fullyConnected: return "fully connected"
         }
     }
 }

@@ -11,6 +11,8 @@ enum NetworkStep {
     case resize(ResizeBilinearKernel)
     case transposeConvolution(TransposeConvolutionKernel)
     case sigmoid(SigmoidKernel)
+    case averagePool(AveragePoolKernel)
+    case fullyConnected(FullyConnectedKernel)
 
     @inline(__always)
     func run() {
@@ -26,6 +28,8 @@ enum NetworkStep {
         case let .resize(kernel): kernel.run()
         case let .transposeConvolution(kernel): kernel.run()
         case let .sigmoid(kernel): kernel.run()
+        case let .averagePool(kernel): kernel.run()
+        case let .fullyConnected(kernel): kernel.run()
         }
     }
 
@@ -117,6 +121,16 @@ enum NetworkStep {
             return .maxPool(MaxPoolKernel(input: try pointer(inputs[0]), output: output, batch: data[0], inH: data[1],
                                           inW: data[2], channels: data[3], outH: outputShape[1], outW: outputShape[2],
                                           parameters: parameters, clamp: ClampRange(parameters.activation)))
+        case let .averagePool2D(parameters):
+            let data = shape(inputs[0])
+            return .averagePool(AveragePoolKernel(input: try pointer(inputs[0]), output: output, batch: data[0],
+                                                  inH: data[1], inW: data[2], channels: data[3], outH: outputShape[1],
+                                                  outW: outputShape[2], parameters: parameters))
+        case let .fullyConnected(activation):
+            return .fullyConnected(FullyConnectedKernel(
+                input: try pointer(inputs[0]), output: output, batch: outputShape[0], outputs: outputShape[1],
+                weights: try constant(1, "weights"), biasValues: try optionalBias(), clamp: ClampRange(activation),
+                storage: storage))
         case let .pad(amounts):
             let data = shape(inputs[0])
             let missing = 4 - data.count

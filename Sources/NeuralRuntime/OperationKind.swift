@@ -25,4 +25,9 @@ package enum OperationKind: Sendable, Equatable {
     case transposeConv2D(ConvolutionParameters)
     /// Inputs: data; 1 / (1 + exp(-x)) element-wise.
     case sigmoid
+    /// Inputs: data [N,H,W,C]; the mean of each window, cells outside the input not counted.
+    case averagePool2D(PoolParameters)
+    /// Inputs: data [N,...] (each batch entry flattened to K values), weights [M,K] (constant),
+    /// optional bias [M] (constant); output [N,M].
+    case fullyConnected(Activation)
 }

@@ -49,7 +49,7 @@ enum ShapeInference {
             let padding = parameters.padding
             return [data[0], (data[1] - 1) * parameters.strideH + filter[1] - padding.top - padding.bottom,
                     (data[2] - 1) * parameters.strideW + filter[2] - padding.left - padding.right, filter[0]]
-        case let .maxPool2D(parameters):
+        case let .maxPool2D(parameters), let .averagePool2D(parameters):
             let data = try rank4(try input(0))
             return [data[0], try spatial(data[1], parameters.filterH, parameters.strideH, 1,
                                          parameters.padding.top + parameters.padding.bottom),
@@ -88,6 +88,14 @@ enum ShapeInference {
                 result[resolved] += shape[resolved]
             }
             return result
+        case .fullyConnected:
+            let data = try input(0), weights = try input(1)
+            guard data.count >= 2, weights.count == 2, let count = ShapeArithmetic.elementCount(data),
+                  count > 0, count / data[0] == weights[1] else {
+                throw GraphIssue("weights \(weights) do not match input \(data)")
+            }
+            try checkBias(inputs, count: weights[0])
+            return [data[0], weights[0]]
         case let .resizeBilinear(height, width, _, _):
             let data = try rank4(try input(0))
             guard height > 0, width > 0, height < 1 << 16, width < 1 << 16 else {

@@ -1,0 +1,248 @@
+import Detection
+import FaceCore
+import Foundation
+#if canImport(Glibc)
+import Glibc
+#endif
+import Identity
+import MediaIO
+import NeuralRuntime
+
+// Face embeddings: their cost and how far apart people are (run through scripts/bench-identity).
+//   identity-bench time IMAGE [--runs N] [--models DIR]
+//       median milliseconds per face (this thread's CPU time, one core) of the chip alignment, the
+//       network, and the whole FaceEmbedder.sample, then the network's slowest kernels.
+//   identity-bench distances DIR [--detector centerface|blazeface] [--models DIR] [--threshold X]
+//       DIR/PERSON/*.jpg|png: embeds the largest face of each picture and prints, per pair of people,
+//       the smallest, median and largest distance, and how many pairs fall on the wrong side of X;
+//       then the same for the centroids of galleries of 8 pictures (what re-identification compares).
+//   identity-bench known KNOWN_DIR DIR... [--detector NAME] [--threshold X]
+//       loads KNOWN_DIR as `--known` does, then names every face in DIR/*.jpg|png: a DIR named like a
+//       known person should give that name on its largest face; any other DIR holds strangers (every
+//       face counts). Prints, per DIR, faces named right, named wrong, and not named.
+//   identity-bench shots DIR... [--detector NAME] [--threshold X]
+//       each DIR is one shot of one person (frames in name order, 0.5 s apart); between shots a cut
+//       ends every track, as the pipeline will. Prints the identity ReidentificationIndex gives each
+//       shot's track (confirmed after 3 frames) and whether a split happened inside a shot.
+
+/// Median of `runs` timings of `body`, in milliseconds of this thread's CPU time.
+func median(runs: Int, _ body: () throws -> Void) rethrows -> Double {
+    var times: [Double] = []
+    var before = timespec(), after = timespec()
+    for _ in 0..<runs {
+        clock_gettime(CLOCK_THREAD_CPUTIME_ID, &before)
+        try body()
+        clock_gettime(CLOCK_THREAD_CPUTIME_ID, &after)
+        times.append(Double(after.tv_sec - before.tv_sec) * 1e3 + Double(after.tv_nsec - before.tv_nsec) / 1e6)
+    }
+    return times.sorted()[times.count / 2]
+}
+
+struct Failure: Error, CustomStringConvertible {
+    let description: String
+}
+
+func largestFace(in image: BGRAImage, detector: FaceDetector) throws -> FaceObservation? {
+    try detector.detect(in: image).max { $0.bounds.area < $1.bounds.area }
+}
+
+func timeOnePicture(_ path: String, runs: Int, models: ModelLocator) throws {
+    let image = try ImageLoader.load(path: path).image
+    let detector = try CenterFaceDetector(configuration: DetectorConfiguration(models: models))
+    guard let face = try largestFace(in: image, detector: detector) else { throw Failure(description: "\(path): no face") }
+    var model: FaceEmbeddingModel?
+    let reading = try median(runs: 1) { model = try FaceEmbeddingModel(models: models) }
+    var prepared: FaceEmbedder?
+    let preparing = try median(runs: 1) { prepared = try FaceEmbedder(model: model!) }
+    guard let embedder = prepared else { throw Failure(description: "no embedder") }
+    guard let chip = FaceChip(face: face) else { throw Failure(description: "\(path): the face has no eyes") }
+    var pixels = [Float](repeating: 0, count: FaceChip.size * FaceChip.size * 3)
+    let alignment = median(runs: runs) { pixels.withUnsafeMutableBufferPointer { chip.sample(image, into: $0) } }
+    let whole = median(runs: runs) { _ = embedder.sample(of: face, in: image) }
+    let network = try NeuralNetwork(graph: DlibReader.faceRecognitionResNet(contentsOf: try models.path(
+        for: FaceEmbeddingModel.fileName)).graph)
+    let run = median(runs: runs) { network.run() }
+    print(String(format: "start-up: model read %.0f ms, embedder prepared %.0f ms (once per thread)", reading, preparing))
+    print(String(format: "face %.0f px wide, %d runs, one core:", face.bounds.width, runs))
+    print(String(format: "  chip alignment   %7.3f ms", alignment))
+    print(String(format: "  network          %7.3f ms", run))
+    print(String(format: "  embedding total  %7.3f ms per face (target <= 25)", whole))
+    print("  slowest kernels (ms per run):")
+    for (kernel, milliseconds) in network.profileKernels(runs: max(3, runs / 4)).prefix(6) {
+        print("    \(kernel.padding(toLength: 24, withPad: " ", startingAt: 0))" + String(format: "%7.3f", milliseconds))
+    }
+}
+
+func distances(_ folder: String, detectorName: String, threshold: Float, models: ModelLocator) throws {
+    guard let detector = try DetectionSettings(detector: DetectorKind(name: detectorName) ?? .centerface(), models: models).makeDetector()
+    else { throw Failure(description: "distances need a detector") }
+    let embedder = try FaceEmbedder(model: try FaceEmbeddingModel(models: models))
+    let manager = FileManager.default
+    var people: [(name: String, embeddings: [FaceEmbedding])] = []
+    for person in try manager.contentsOfDirectory(atPath: folder).sorted() {
+        let directory = (folder as NSString).appendingPathComponent(person)
+        var embeddings: [FaceEmbedding] = []
+        var missed = 0
+        for file in (try? manager.contentsOfDirectory(atPath: directory))?.sorted() ?? []
+        where ["jpg", "jpeg", "png"].contains((file as NSString).pathExtension.lowercased()) {
+            let image = try ImageLoader.load(path: (directory as NSString).appendingPathComponent(file)).image
+            if let face = try largestFace(in: image, detector: detector),
+               let embedding = embedder.embedding(of: face, in: image) {
+                embeddings.append(embedding)
+            } else {
+                missed += 1
+            }
+        }
+        if !embeddings.isEmpty { people.append((person, embeddings)) }
+        print("\(person): \(embeddings.count) faces embedded\(missed > 0 ? ", \(missed) pictures without a face" : "")")
+    }
+    print(String(format: "distances (threshold %.2f): smallest / median / largest, pairs on the wrong side", threshold))
+    for (i, a) in people.enumerated() {
+        for b in people[i...] {
+            var values: [Float] = []
+            for (x, first) in a.embeddings.enumerated() {
+                for (y, second) in b.embeddings.enumerated() where a.name != b.name || y > x {
+                    values.append(first.distance(to: second))
+                }
+            }
+            guard !values.isEmpty else { continue }
+            values.sort()
+            let same = a.name == b.name
+            let wrong = values.filter { same ? $0 >= threshold : $0 < threshold }.count
+            print(String(format: "  %@ %-12@ %-12@ %.3f / %.3f / %.3f  %d of %d", same ? "same" : "diff",
+                         a.name as NSString, b.name as NSString, values[0], values[values.count / 2],
+                         values[values.count - 1], wrong, values.count))
+        }
+    }
+    // What re-identification compares: the centroids of galleries of up to 8 pictures. Each
+    // person's pictures in order, cut into runs of 8: same person between runs, others across.
+    func galleries(_ embeddings: [FaceEmbedding]) -> [TrackGallery] {
+        stride(from: 0, to: embeddings.count, by: 8).map { start in
+            var gallery = TrackGallery()
+            for embedding in embeddings[start..<min(embeddings.count, start + 8)] {
+                gallery.add(FaceSample(embedding: embedding, quality: 1))
+            }
+            return gallery
+        }
+    }
+    print("gallery centroids (runs of up to 8 pictures): smallest / largest distance")
+    for (i, a) in people.enumerated() {
+        for b in people[i...] {
+            let first = galleries(a.embeddings), second = galleries(b.embeddings)
+            var values: [Float] = []
+            for (x, g) in first.enumerated() {
+                for (y, h) in second.enumerated() where a.name != b.name || y > x { values.append(g.distance(to: h) ?? 0) }
+            }
+            // One picture against a run of the other (a track just confirmed with a single sample).
+            var single: [Float] = []
+            for (x, g) in first.enumerated() {
+                for (y, h) in second.enumerated() where a.name != b.name || y != x {
+                    single += g.samples.compactMap { h.distance(to: $0.embedding) }
+                }
+            }
+            guard let low = values.min(), let high = values.max(), let lowSingle = single.min(),
+                  let highSingle = single.max() else { continue }
+            print(String(format: "  %@ %-12@ %-12@ %.3f / %.3f  (%d pairs); one picture: %.3f / %.3f",
+                         a.name == b.name ? "same" : "diff", a.name as NSString, b.name as NSString, low, high,
+                         values.count, lowSingle, highSingle))
+        }
+    }
+}
+
+func known(_ knownFolder: String, pictures: [String], detectorName: String, threshold: Float,
+           models: ModelLocator) throws {
+    guard let detector = try DetectionSettings(detector: DetectorKind(name: detectorName) ?? .centerface(), models: models).makeDetector()
+    else { throw Failure(description: "naming needs a detector") }
+    let embedder = try FaceEmbedder(model: try FaceEmbeddingModel(models: models))
+    let people = try KnownPeople.load(folder: knownFolder, embedder: embedder, threshold: threshold,
+                                      loadImage: { try ImageLoader.load(path: $0).image },
+                                      detect: { try detector.detect(in: $0) })
+    print("known: \(people.names.joined(separator: ", ")); threshold \(threshold)")
+    for folder in pictures {
+        let expected = (folder as NSString).lastPathComponent
+        let isKnown = people.names.contains(expected)
+        var right = 0, wrong = 0, unnamed = 0
+        var wrongNames: [String: Int] = [:]
+        for file in try FileManager.default.contentsOfDirectory(atPath: folder).sorted()
+        where ["jpg", "jpeg", "png"].contains((file as NSString).pathExtension.lowercased()) {
+            let image = try ImageLoader.load(path: (folder as NSString).appendingPathComponent(file)).image
+            var faces = try detector.detect(in: image)
+            if isKnown { faces = Array(faces.sorted { $0.bounds.area > $1.bounds.area }.prefix(1)) }
+            for face in faces {
+                guard let embedding = embedder.embedding(of: face, in: image) else { continue }
+                switch people.match(embedding)?.name {
+                case nil: unnamed += 1
+                case expected?: right += 1
+                case let other?:
+                    wrong += 1
+                    wrongNames[other, default: 0] += 1
+                }
+            }
+        }
+        print("  \(expected) (\(isKnown ? "known" : "strangers")): \(right) named right, \(wrong) named wrong"
+              + "\(wrongNames.isEmpty ? "" : " \(wrongNames)"), \(unnamed) not named")
+    }
+}
+
+func shots(_ folders: [String], detectorName: String, threshold: Float, models: ModelLocator) throws {
+    guard let detector = try DetectionSettings(detector: DetectorKind(name: detectorName) ?? .centerface(), models: models).makeDetector()
+    else { throw Failure(description: "shots need a detector") }
+    let embedder = try FaceEmbedder(model: try FaceEmbeddingModel(models: models))
+    var settings = ReidentificationSettings()
+    settings.threshold = threshold
+    var index = ReidentificationIndex(settings: settings)
+    var time = 0.0
+    for (shot, folder) in folders.enumerated() {
+        index.endAll()
+        var decision: IdentityDecision?
+        var splits = 0, frames = 0
+        for file in try FileManager.default.contentsOfDirectory(atPath: folder).sorted()
+        where ["jpg", "jpeg", "png"].contains((file as NSString).pathExtension.lowercased()) {
+            let image = try ImageLoader.load(path: (folder as NSString).appendingPathComponent(file)).image
+            time += 0.5
+            guard let face = try largestFace(in: image, detector: detector) else { continue }
+            frames += 1
+            if index.observe(track: shot, sample: embedder.sample(of: face, in: image), time: time) != nil { splits += 1 }
+            if frames == 3 { decision = index.confirm(track: shot, time: time) }
+        }
+        let name = (folder as NSString).lastPathComponent
+        let shown = decision.map { "identity \($0.identity)" + ($0.distance.map { String(format: " (continued, %.3f)", $0) } ?? " (new)") }
+        print("shot \(shot + 1) \(name): \(shown ?? "no track"), \(frames) frames, \(splits) splits, now identity "
+              + "\(index.identity(of: shot).map(String.init) ?? "-")")
+    }
+}
+
+var arguments = CommandLine.arguments.dropFirst().makeIterator()
+var positional: [String] = []
+var runs = 40
+var modelsFolder: String?
+var detectorName = "centerface"
+var threshold: Float = 0.5
+while let argument = arguments.next() {
+    switch argument {
+    case "--runs": runs = max(1, arguments.next().flatMap(Int.init) ?? runs)
+    case "--models": modelsFolder = arguments.next()
+    case "--detector": detectorName = arguments.next() ?? detectorName
+    case "--threshold": threshold = arguments.next().flatMap(Float.init) ?? threshold
+    default: positional.append(argument)
+    }
+}
+do {
+    let models = ModelLocator(explicitDirectory: modelsFolder)
+    switch (positional.first, positional.count) {
+    case ("time", 2): try timeOnePicture(positional[1], runs: runs, models: models)
+    case ("distances", 2): try distances(positional[1], detectorName: detectorName, threshold: threshold, models: models)
+    case ("shots", 2...):
+        try shots(Array(positional[1...]), detectorName: detectorName, threshold: threshold == 0.5 ? 0.4 : threshold,
+                  models: models)
+    case ("known", 3...):
+        try known(positional[1], pictures: Array(positional[2...]), detectorName: detectorName, threshold: threshold,
+                  models: models)
+    default:
+        FileHandle.standardError.write("usage: identity-bench time IMAGE [--runs N] | distances DIR | known KNOWN_DIR DIR... [--detector NAME] [--threshold X]\n".data(using: .utf8)!)
+        exit(2)
+    }
+} catch {
+    FileHandle.standardError.write("identity-bench: error: \(error)\n".data(using: .utf8)!)
+    exit(1)
+}

@@ -1,0 +1,216 @@
+import FaceCore
+@testable import Identity
+import XCTest
+
+/// Galleries, re-identification and time ranges on synthetic embeddings (see `SyntheticFaces`).
+final class IdentityLogicTests: XCTestCase {
+    private var faces = SyntheticFaces()
+
+    func testSyntheticPeopleAreApartAndTheirPicturesClose() {
+        let a = faces.person(), b = faces.person()
+        XCTAssertGreaterThan(a.distance(to: b), 1.2)
+        let first = faces.picture(of: a), second = faces.picture(of: a)
+        XCTAssertLessThan(first.embedding.distance(to: second.embedding), 0.3)
+    }
+
+    func testGalleryKeepsTheBestSamplesAndTheirMean() {
+        let a = faces.person()
+        var gallery = TrackGallery(capacity: 3)
+        XCTAssertNil(gallery.centroid)
+        for quality in [0.5, 0.9, 0.1, 0.7, 0.3] { gallery.add(faces.picture(of: a, quality: quality)) }
+        XCTAssertEqual(gallery.samples.map(\.quality), [0.9, 0.7, 0.5], "bounded, best first")
+        let mean = FaceEmbedding.mean(gallery.samples.map(\.embedding))
+        XCTAssertEqual(gallery.centroid, mean)
+        XCTAssertLessThan(gallery.distance(to: a) ?? 1, 0.1, "the mean is closer to the person than one picture")
+
+        var other = TrackGallery(capacity: 3)
+        other.add(faces.picture(of: a, quality: 0.95))
+        gallery.merge(other)
+        XCTAssertEqual(gallery.samples.map(\.quality), [0.95, 0.9, 0.7])
+        XCTAssertEqual(gallery.distance(to: TrackGallery()), nil)
+    }
+
+    /// Feeds `track` `count` pictures of `person`, one per 0.1 s from `start`; returns the last drift decision.
+    @discardableResult
+    private func show(_ person: FaceEmbedding, as track: Int, from start: Double, count: Int = 5,
+                      in index: inout ReidentificationIndex) -> IdentityDecision? {
+        var decision: IdentityDecision?
+        for step in 0..<count {
+            decision = index.observe(track: track, sample: faces.picture(of: person), time: start + Double(step) * 0.1)
+                ?? decision
+        }
+        return decision
+    }
+
+    func testReturningPersonContinuesTheirIdentityAndAStrangerDoesNot() {
+        let a = faces.person(), b = faces.person()
+        var index = ReidentificationIndex()
+        show(a, as: 1, from: 0, in: &index)
+        XCTAssertEqual(index.confirm(track: 1, time: 0.2), IdentityDecision(identity: 1))
+        index.end(track: 1)
+        XCTAssertEqual(index.endedIdentityCount, 1)
+        // Someone else appears: a new identity.
+        show(b, as: 2, from: 5, in: &index)
+        XCTAssertEqual(index.confirm(track: 2, time: 5.2).identity, 2)
+        XCTAssertFalse(index.confirm(track: 2, time: 5.3).isContinuation, "confirming again changes nothing")
+        // A returns after 10 s (longer than any tracker keeps a lost track): identity 1 again.
+        show(a, as: 3, from: 10, in: &index)
+        let back = index.confirm(track: 3, time: 10.2)
+        XCTAssertEqual(back.identity, 1)
+        XCTAssertLessThan(back.distance ?? 1, 0.6)
+        XCTAssertNil(back.replacedTrack)
+        XCTAssertEqual(index.identity(of: 3), 1)
+        XCTAssertEqual(index.endedIdentityCount, 0, "a continued identity is live again, not a candidate")
+    }
+
+    func testWindowForgetsIdentitiesUnseenForLonger() {
+        let a = faces.person()
+        var settings = ReidentificationSettings()
+        settings.window = 5
+        var index = ReidentificationIndex(settings: settings)
+        show(a, as: 1, from: 0, in: &index)
+        _ = index.confirm(track: 1, time: 0.2)
+        index.end(track: 1)
+        show(a, as: 2, from: 10, in: &index)
+        XCTAssertEqual(index.confirm(track: 2, time: 10.2), IdentityDecision(identity: 2), "gone 9.6 s > 5 s window")
+    }
+
+    func testPeopleSeenTogetherNeverShareAnIdentity() {
+        // Twins: two tracks of (almost) the same face on the same frames stay two identities.
+        let a = faces.person()
+        var index = ReidentificationIndex()
+        show(a, as: 1, from: 0, in: &index)
+        show(a, as: 2, from: 0, in: &index)
+        XCTAssertEqual(index.confirm(track: 1, time: 0.4).identity, 1)
+        XCTAssertEqual(index.confirm(track: 2, time: 0.4).identity, 2)
+    }
+
+    func testNewTrackTakesOverALostLiveTrack() {
+        // The tracker lost track 1 (not seen since 0.4 s) but still keeps it when track 2 starts.
+        let a = faces.person()
+        var index = ReidentificationIndex()
+        show(a, as: 1, from: 0, in: &index)
+        _ = index.confirm(track: 1, time: 0.2)
+        show(a, as: 2, from: 0.6, in: &index)
+        let decision = index.confirm(track: 2, time: 0.8)
+        XCTAssertEqual(decision.identity, 1)
+        XCTAssertEqual(decision.replacedTrack, 1, "the tracker should end track 1")
+        XCTAssertNil(index.identity(of: 1))
+    }
+
+    func testShotCutABAGivesTwoIdentities() {
+        let a = faces.person(), b = faces.person()
+        var index = ReidentificationIndex()
+        var identities: [Int] = []
+        // Each shot: the tracker starts a fresh track (it may even reuse the box), identity decides.
+        for (shot, person) in [a, b, a].enumerated() {
+            index.endAll()
+            let track = 10 + shot
+            show(person, as: track, from: Double(shot) * 3, in: &index)
+            identities.append(index.confirm(track: track, time: Double(shot) * 3 + 0.2).identity)
+        }
+        XCTAssertEqual(identities, [1, 2, 1])
+    }
+
+    func testTrackWhoseFaceTurnsIntoSomeoneElsesIsSplit() {
+        let a = faces.person(), b = faces.person()
+        var index = ReidentificationIndex()
+        // B is seen first on its own and leaves.
+        show(b, as: 1, from: 0, in: &index)
+        XCTAssertEqual(index.confirm(track: 1, time: 0.2).identity, 1)
+        index.end(track: 1)
+        // A's track; then B takes A's place under the same box (the tracker keeps the track).
+        show(a, as: 2, from: 2, in: &index)
+        XCTAssertEqual(index.confirm(track: 2, time: 2.2).identity, 2)
+        XCTAssertNil(index.observe(track: 2, sample: faces.picture(of: b), time: 3.0), "one odd picture is no drift")
+        XCTAssertNil(index.observe(track: 2, sample: faces.picture(of: a), time: 3.1), "and A again resets it")
+        XCTAssertNil(index.observe(track: 2, sample: faces.picture(of: b), time: 3.2))
+        XCTAssertNil(index.observe(track: 2, sample: faces.picture(of: b), time: 3.3))
+        let split = index.observe(track: 2, sample: faces.picture(of: b), time: 3.4)
+        XCTAssertEqual(split?.identity, 1, "the third far picture in a row: the track is B now")
+        XCTAssertEqual(index.identity(of: 2), 1)
+        // A's identity ended at its last consistent picture and is a candidate again.
+        show(a, as: 3, from: 6, in: &index)
+        XCTAssertEqual(index.confirm(track: 3, time: 6.2).identity, 2)
+    }
+
+    func testDriftToAStrangerGivesANewIdentity() {
+        let a = faces.person(), c = faces.person()
+        var index = ReidentificationIndex()
+        show(a, as: 1, from: 0, in: &index)
+        _ = index.confirm(track: 1, time: 0.2)
+        XCTAssertEqual(show(c, as: 1, from: 1, count: 3, in: &index), IdentityDecision(identity: 2))
+    }
+
+    func testTrackWithoutSamplesGetsANewIdentityAndPoorSamplesAreIgnored() {
+        let a = faces.person()
+        var settings = ReidentificationSettings()
+        settings.minimumQuality = 0.5
+        var index = ReidentificationIndex(settings: settings)
+        show(a, as: 1, from: 0, in: &index)
+        _ = index.confirm(track: 1, time: 0.2)
+        index.end(track: 1)
+        // Track 2 is A too, but only in pictures too poor to judge: no evidence, a new identity.
+        for step in 0..<3 {
+            _ = index.observe(track: 2, sample: faces.picture(of: a, quality: 0.2), time: 5 + Double(step) * 0.1)
+        }
+        _ = index.observe(track: 2, sample: nil, time: 5.3)
+        XCTAssertEqual(index.confirm(track: 2, time: 5.3).identity, 2)
+        XCTAssertTrue(index.gallery(of: 2)?.isEmpty == true)
+    }
+
+    func testMemoryStaysBounded() {
+        var settings = ReidentificationSettings()
+        settings.rememberedIdentities = 3
+        var index = ReidentificationIndex(settings: settings)
+        let people = (0..<5).map { _ in faces.person() }
+        for (track, person) in people.enumerated() {
+            show(person, as: track, from: Double(track), in: &index)
+            _ = index.confirm(track: track, time: Double(track) + 0.2)
+            index.end(track: track)
+        }
+        XCTAssertEqual(index.endedIdentityCount, 3)
+        // The two seen longest ago are forgotten: the first person comes back as someone new.
+        show(people[0], as: 10, from: 20, in: &index)
+        XCTAssertEqual(index.confirm(track: 10, time: 20.2).identity, 6)
+        show(people[4], as: 11, from: 20, in: &index)
+        XCTAssertEqual(index.confirm(track: 11, time: 20.2).identity, 5)
+    }
+
+    func testWantsFewSamplesOnceTheGalleryIsFull() {
+        let a = faces.person()
+        var settings = ReidentificationSettings()
+        settings.galleryCapacity = 2
+        var index = ReidentificationIndex(settings: settings)
+        XCTAssertTrue(index.wantsSample(track: 1, time: 0), "an unknown track")
+        _ = index.observe(track: 1, sample: nil, time: 0)
+        XCTAssertTrue(index.wantsSample(track: 1, time: 0), "no sample yet")
+        _ = index.observe(track: 1, sample: faces.picture(of: a), time: 0.1)
+        XCTAssertTrue(index.wantsSample(track: 1, time: 0.2), "the gallery has room")
+        _ = index.observe(track: 1, sample: faces.picture(of: a), time: 0.2)
+        _ = index.confirm(track: 1, time: 0.2)
+        XCTAssertFalse(index.wantsSample(track: 1, time: 0.3), "full and fresh")
+        XCTAssertTrue(index.wantsSample(track: 1, time: 1.2), "one second later: check for drift")
+        _ = index.observe(track: 1, sample: faces.picture(of: faces.person()), time: 1.2)
+        XCTAssertTrue(index.wantsSample(track: 1, time: 1.3), "drifting: the next pictures decide")
+    }
+
+    func testAppearancesBridgeShortGapsOnly() {
+        var ranges = AppearanceRanges(maximumGap: 1, minimumDuration: 0.2)
+        let frame = 0.04
+        // 0.0-0.96 s, a 0.6 s gap (bridged), on to 1.96 s; then 3 s away; a 0.08 s blip; then 8-9 s.
+        for step in 0..<25 { ranges.add(time: Double(step) * frame, duration: frame, distance: 0.4) }
+        for step in 40..<50 { ranges.add(time: Double(step) * frame, duration: frame, distance: 0.3) }
+        ranges.add(time: 5, duration: frame, distance: 0.5)
+        ranges.add(time: 5.04, duration: frame, distance: 0.5)
+        for step in 200..<225 { ranges.add(time: Double(step) * frame, duration: frame, distance: 0.45) }
+        let result = ranges.ranges
+        XCTAssertEqual(result.count, 2, "the 0.08 s blip is shorter than the minimum")
+        XCTAssertEqual(result[0].start, 0, accuracy: 1e-9)
+        XCTAssertEqual(result[0].end, 2.0, accuracy: 1e-9)
+        XCTAssertEqual(result[0].frames, 35)
+        XCTAssertEqual(result[0].bestDistance, 0.3)
+        XCTAssertEqual(result[1].start, 8, accuracy: 1e-9)
+        XCTAssertEqual(result[1].end, 9, accuracy: 1e-9)
+    }
+}
