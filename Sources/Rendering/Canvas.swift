@@ -44,8 +44,9 @@ struct Canvas: OverlaySurface {
         fill(PixelRect(x0: hole.x1, y0: hole.y0, x1: rect.x1, y1: hole.y1), color: color)
     }
 
-    func drawEyeSprite(in dest: PixelRect) {
-        if let eyeSprite { draw(eyeSprite, in: dest) }
+    func drawEyeSprites(in dests: [PixelRect]) {
+        guard let eyeSprite else { return }
+        for dest in dests { draw(eyeSprite, in: dest) }
     }
 
     /// The colour as one little-endian BGRA word with alpha 255.

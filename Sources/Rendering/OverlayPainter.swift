@@ -38,25 +38,25 @@ struct OverlayPainter {
         guard drawEyes || drawMouth else { return }
         let eyeDistance = min(OverlayPainter.eyeDistance(of: face), 4 * Double(max(surface.width, surface.height)))
         if drawEyes {
-            drawEye(face.leftEye, eyeDistance: eyeDistance, on: surface)
-            drawEye(face.rightEye, eyeDistance: eyeDistance, on: surface)
+            let eyes = [face.leftEye, face.rightEye].compactMap { $0 }.filter(\.isFinite)
+            if let sprite = configuration.eyeSprite {
+                // The sprite scaled to the eye distance; both eyes in one call, as they touch.
+                let w = max(1, Int(eyeDistance.rounded()))
+                let h = max(1, Int((eyeDistance * Double(sprite.height) / Double(sprite.width)).rounded()))
+                if !eyes.isEmpty {
+                    surface.drawEyeSprites(in: eyes.map { PixelRect(centerX: $0.x, centerY: $0.y, width: w, height: h) })
+                }
+            } else {
+                // A magenta square 0.15 eye distances wide.
+                let side = max(2, Int((0.15 * eyeDistance).rounded()))
+                for eye in eyes {
+                    surface.fill(PixelRect(centerX: eye.x, centerY: eye.y, width: side, height: side), color: .magenta)
+                }
+            }
         }
         if drawMouth, let mouth = face.mouth, mouth.isFinite {
             let w = max(4, Int((0.4 * eyeDistance).rounded())), h = max(2, Int((0.1 * eyeDistance).rounded()))
             surface.fill(PixelRect(centerX: mouth.x, centerY: mouth.y, width: w, height: h), color: .cyan)
-        }
-    }
-
-    /// The eye sprite, scaled to the eye distance, or a magenta square 0.15 eye distances wide.
-    private func drawEye<Surface: OverlaySurface>(_ eye: Point?, eyeDistance: Double, on surface: Surface) {
-        guard let eye, eye.isFinite else { return }
-        if let sprite = configuration.eyeSprite {
-            let w = max(1, Int(eyeDistance.rounded()))
-            let h = max(1, Int((eyeDistance * Double(sprite.height) / Double(sprite.width)).rounded()))
-            surface.drawEyeSprite(in: PixelRect(centerX: eye.x, centerY: eye.y, width: w, height: h))
-        } else {
-            let side = max(2, Int((0.15 * eyeDistance).rounded()))
-            surface.fill(PixelRect(centerX: eye.x, centerY: eye.y, width: side, height: side), color: .magenta)
         }
     }
 

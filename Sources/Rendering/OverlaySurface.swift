@@ -11,8 +11,9 @@ protocol OverlaySurface {
     func fill(_ rect: PixelRect, color: RenderColor)
     /// Draws the outline of `rect`, `thickness` pixels on its inside (see `PixelRect.strokeHole`).
     func stroke(_ rect: PixelRect, thickness: Int, color: RenderColor)
-    /// Scales the configured eye sprite to fill `dest` and blends it over the frame.
-    func drawEyeSprite(in dest: PixelRect)
+    /// Scales the configured eye sprite to fill each of `dests` (a face's eyes) and blends it
+    /// over the frame, later rectangles over earlier ones.
+    func drawEyeSprites(in dests: [PixelRect])
     /// Box-blurs the frame under `mask` with box radius `radius` (see `BoxBlur`).
     func blur(_ mask: EllipseMask, radius: Int)
     /// Paints the frame under `mask` in `block` x `block` squares of their average colour,
