@@ -70,7 +70,10 @@ package struct YUVEncoding: Sendable, Equatable {
 /// A planar YUV picture in memory someone else owns (the planes of an `AVFrame` in the encoder's
 /// format), in its stored orientation. The view is only valid while that memory is; it copies
 /// nothing. Strides are in bytes and may be negative (bottom-up pictures).
-package struct YUVImage {
+///
+/// Like the frame it views, it may be handed between threads but is drawn on by one at a time,
+/// which is what makes the `@unchecked Sendable` safe.
+package struct YUVImage: @unchecked Sendable {
     /// Luma width in pixels.
     package let width: Int
     /// Luma height in pixels.

@@ -13,6 +13,10 @@ struct YUVComparison {
     /// Largest distance of a chroma sample from the range of chroma values the BGRA result's pixels
     /// show in its footprint (0 when it lies between the footprint's extremes).
     var chromaBeyondFootprint = 0.0
+    /// Chroma samples (either plane) more than 4 steps from the reference.
+    var chromaSamplesOff = 0
+    /// Chroma samples whose footprint holds a pixel the BGRA renderer changed.
+    var chromaSamplesDrawn = 0
     /// Samples changed by the YUV renderer although the BGRA renderer changed nothing within two
     /// pixels of them.
     var strayChanges = 0
@@ -69,13 +73,17 @@ struct YUVComparison {
                     }
                 }
                 let c = cy * cw + cx
+                var off = false
                 for plane in 1...2 {
                     let value = Double(drawnYUV[plane][c])
                     chroma = max(chroma, abs(value - Double(expected[plane][c])) / unit)
+                    off = off || abs(value - Double(expected[plane][c])) / unit > 4
                     let beyond = max(0, shown[plane - 1].min()! - value, value - shown[plane - 1].max()!)
                     chromaBeyondFootprint = max(chromaBeyondFootprint, beyond / unit)
                     if !footprintNear, drawnYUV[plane][c] != original[plane][c] { strayChanges += 1 }
                 }
+                if off { chromaSamplesOff += 1 }
+                if footprintNear { chromaSamplesDrawn += 1 }
             }
         }
     }
