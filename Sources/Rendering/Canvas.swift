@@ -6,7 +6,7 @@ struct Canvas: OverlaySurface {
     let image: BGRAImage
     let width: Int
     let height: Int
-    /// What `drawEyeSprite` draws.
+    /// What `drawEyeSprites` draws.
     let eyeSprite: Sprite?
 
     init(_ image: BGRAImage, eyeSprite: Sprite? = nil) {

@@ -80,7 +80,7 @@ struct OverlayPainter {
 
     /// Every colour `paint` can draw with this configuration, so a surface can convert them up front.
     var colors: [RenderColor] {
-        [configuration.boxColor ?? .red, .green, .red, .magenta, .cyan, FaceLabel.plateColor, FaceLabel.textColor,
+        [configuration.boxColor ?? .red, .red, .green, .magenta, .cyan, FaceLabel.plateColor, FaceLabel.textColor,
          configuration.fillColor]
     }
 }

@@ -6,6 +6,7 @@ extension YUVPlanes {
     /// drawing all rectangles in one pass keeps that exact where two sprites meet in a footprint
     /// (a face's two eye sprites touch between the eyes).
     func blend(_ sprite: YUVSprite, layout: StoredLayout, in dests: [PixelRect]) {
+        // The rectangles that show, their visible parts, and the box around those.
         let placed = dests.map { (dest: $0, clip: $0.clipped(width: width, height: height)) }
             .filter { !$0.dest.isEmpty && !$0.clip.isEmpty }
         guard let first = placed.first?.clip else { return }
@@ -15,19 +16,14 @@ extension YUVPlanes {
         let chroma = chromaRect(of: union)
         // Where each rectangle's horizontal taps start in `taps`.
         let tapStart = placed.reduce(into: [0]) { $0.append($0.last! + $1.clip.width) }
-        // Per column of the union on the current row: premultiplied Cb and Cr, and the kept share
-        // of the frame (0-255); then the same summed per chroma column.
+        // `pixels`: per column of the union on the current row, premultiplied Cb and Cr and the
+        // kept share of the frame (0-255); `sums`: the same summed per chroma column.
         withUnsafeTemporaryAllocation(of: Int.self, capacity: 3 * union.width + 3 * chroma.width) { scratch in
-            withUnsafeTemporaryAllocation(of: (Int, Int, Int).self, capacity: tapStart.last!) { taps in
-                guard let pixels = scratch.baseAddress, let taps = taps.baseAddress else { return }
+            withUnsafeTemporaryAllocation(of: (Int, Int, Int).self, capacity: tapStart.last!) { tapBuffer in
+                guard let pixels = scratch.baseAddress, let taps = tapBuffer.baseAddress else { return }
                 let sums = pixels + 3 * union.width
-                // Horizontal taps, as offsets into the sprite, are the same on every row.
-                for (k, (dest, clip)) in placed.enumerated() {
-                    let scale = Double(layout.countX) / Double(dest.width)
-                    for x in clip.x0..<clip.x1 {
-                        let (i0, i1, fx) = Canvas.tap((Double(x - dest.x0) + 0.5) * scale - 0.5, count: layout.countX)
-                        taps[tapStart[k] + x - clip.x0] = (i0 * layout.stepX, i1 * layout.stepX, fx)
-                    }
+                for (k, item) in placed.enumerated() {
+                    horizontalTaps(item.dest, clip: item.clip, layout: layout, into: taps + tapStart[k])
                 }
                 sprite.values.withUnsafeBufferPointer { values in
                     guard let src = values.baseAddress else { return }
@@ -37,8 +33,8 @@ extension YUVPlanes {
                         for y in rows {
                             for x in 0..<union.width { pixels[3 * x] = 0; pixels[3 * x + 1] = 0; pixels[3 * x + 2] = 255 }
                             for (k, (dest, clip)) in placed.enumerated() where y >= clip.y0 && y < clip.y1 {
-                                let scale = Double(layout.countY) / Double(dest.height)
-                                let (j0, j1, fy) = Canvas.tap((Double(y - dest.y0) + 0.5) * scale - 0.5, count: layout.countY)
+                                let scaleY = Double(layout.countY) / Double(dest.height)
+                                let (j0, j1, fy) = Canvas.tap((Double(y - dest.y0) + 0.5) * scaleY - 0.5, count: layout.countY)
                                 blendRow(y, columns: clip.x0..<clip.x1, taps: taps + tapStart[k],
                                          row0: src + 4 * (layout.origin + j0 * layout.stepY),
                                          row1: src + 4 * (layout.origin + j1 * layout.stepY), fy: fy,
@@ -54,6 +50,17 @@ extension YUVPlanes {
                     }
                 }
             }
+        }
+    }
+
+    /// The horizontal taps of the columns of `clip` for the sprite scaled to `dest`, as offsets
+    /// into the sprite plus the weight of the second in 1/256; the same on every row.
+    private func horizontalTaps(_ dest: PixelRect, clip: PixelRect, layout: StoredLayout,
+                                into taps: UnsafeMutablePointer<(Int, Int, Int)>) {
+        let scale = Double(layout.countX) / Double(dest.width)
+        for x in clip.x0..<clip.x1 {
+            let (i0, i1, fx) = Canvas.tap((Double(x - dest.x0) + 0.5) * scale - 0.5, count: layout.countX)
+            taps[x - clip.x0] = (i0 * layout.stepX, i1 * layout.stepX, fx)
         }
     }
 

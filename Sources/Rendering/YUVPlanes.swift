@@ -96,20 +96,15 @@ struct YUVPlanes<Sample: PlaneSample> {
                 (p + clip.x0).update(repeating: y, count: clip.width)
             }
         }
-        let chroma = chromaRect(of: clip)
-        // The chroma samples whose whole footprint is in the hole: [skip.x0, skip.x1) x [skip.y0, skip.y1).
-        var skip = PixelRect(x0: 0, y0: 0, x1: 0, y1: 0)
-        if hasHole {
-            skip = PixelRect(x0: (inner.x0 + (1 << shiftX) - 1) >> shiftX, y0: (inner.y0 + (1 << shiftY) - 1) >> shiftY,
-                             x1: inner.x1 == width ? cb.width : inner.x1 >> shiftX,
-                             y1: inner.y1 == height ? cb.height : inner.y1 >> shiftY)
-        }
+        let chroma = chromaRect(of: clip), columns = chroma.x0..<chroma.x1
+        // Samples whose whole footprint is in the hole are left alone.
+        let skip = hasHole ? wholeSamples(of: inner) : PixelRect(x0: 0, y0: 0, x1: 0, y1: 0)
         for cy in chroma.y0..<chroma.y1 {
             if !skip.isEmpty, cy >= skip.y0, cy < skip.y1 {
-                mixChroma(row: cy, columns: chroma.x0..<max(chroma.x0, min(skip.x0, chroma.x1)), shape: clip, hole: inner, color: color)
-                mixChroma(row: cy, columns: min(max(skip.x1, chroma.x0), chroma.x1)..<chroma.x1, shape: clip, hole: inner, color: color)
+                mixChroma(row: cy, columns: (chroma.x0..<skip.x0).clamped(to: columns), shape: clip, hole: inner, color: color)
+                mixChroma(row: cy, columns: (skip.x1..<chroma.x1).clamped(to: columns), shape: clip, hole: inner, color: color)
             } else {
-                mixChroma(row: cy, columns: chroma.x0..<chroma.x1, shape: clip, hole: inner, color: color)
+                mixChroma(row: cy, columns: columns, shape: clip, hole: inner, color: color)
             }
         }
     }
@@ -145,6 +140,14 @@ struct YUVPlanes<Sample: PlaneSample> {
         let first = (columns.lowerBound + (1 << shiftX) - 1) >> shiftX
         let end = columns.upperBound == width ? cb.width : columns.upperBound >> shiftX
         return first..<max(first, end)
+    }
+
+    /// The chroma samples whose whole footprint lies in `rect` (inside the frame, not empty).
+    private func wholeSamples(of rect: PixelRect) -> PixelRect {
+        let columns = wholeColumns(of: rect.x0..<rect.x1)
+        let top = (rect.y0 + (1 << shiftY) - 1) >> shiftY
+        let end = rect.y1 == height ? cb.height : rect.y1 >> shiftY
+        return PixelRect(x0: columns.lowerBound, y0: top, x1: columns.upperBound, y1: max(top, end))
     }
 }
 
