@@ -65,18 +65,6 @@ final class YUVEdgeCaseTests: XCTestCase {
     }
 
     func testOutOfRangeCoordinatesNeverWriteOutsideThePlanes() {
-        let odd: [TrackedFace] = [
-            TestFrames.face(Rect(x: 1e300, y: -1e300, width: 1e300, height: 1e300)),
-            TestFrames.face(Rect(x: -1e12, y: -1e12, width: 3e12, height: 3e12), leftEye: Point(x: 1e12, y: 5),
-                            rightEye: Point(x: -1e12, y: 5), mouth: Point(x: 5, y: 1e15)),
-            TestFrames.face(Rect(x: 5, y: 5, width: 20, height: 20), confidence: .nan, trackID: Int.max,
-                            leftEye: Point(x: .nan, y: 3), rightEye: Point(x: 10, y: .infinity), mouth: Point(x: .nan, y: .nan)),
-            TestFrames.face(Rect(x: 36.9, y: 22.9, width: 1, height: 1), leftEye: Point(x: 37, y: 23),
-                            rightEye: Point(x: 37, y: 23), mouth: Point(x: 37, y: 24)),
-            TestFrames.face(Rect(x: -30, y: -30, width: 100, height: 100), leftEye: Point(x: -5, y: -5),
-                            rightEye: Point(x: 40, y: 30), mouth: Point(x: 36, y: 23)),
-            TestFrames.face(Rect(x: -1e9, y: 3, width: 2e9 + 10, height: 0.3)),
-        ]
         for subsampling in ChromaSubsampling.allCases {
             for bitDepth in [8, 10] {
                 let encoding = YUVEncoding(matrix: .bt709, range: .limited, bitDepth: bitDepth)
@@ -84,7 +72,7 @@ final class YUVEdgeCaseTests: XCTestCase {
                     for configuration in YUVEdgeCaseTests.everything {
                         let frame = YUVTestFrame.noise(width: 37, height: 23, subsampling: subsampling, encoding: encoding)
                         YUVOverlayRenderer(configuration: configuration, encoding: encoding)
-                            .render(odd, on: frame.image, orientation: orientation)
+                            .render(TestFrames.oddFaces, on: frame.image, orientation: orientation)
                         XCTAssertTrue(frame.outsideIsIntact, "\(subsampling), \(bitDepth)-bit, \(orientation)")
                     }
                 }
