@@ -70,22 +70,24 @@ extension YUVPlanes {
     private func blendRow(_ y: Int, columns: Range<Int>, taps: UnsafePointer<(Int, Int, Int)>,
                           row0: UnsafePointer<Int32>, row1: UnsafePointer<Int32>, fy: Int,
                           pixels: UnsafeMutablePointer<Int>) {
+        // Every value here is a sample (at most 16 bits) times a weight (at most 2^16), so the
+        // arithmetic wraps without checks.
         let out = luma.row(y)
         for (i, x) in columns.enumerated() {
             let (o0, o1, fx) = taps[i]
             // Weights in 1/65536: the four neighbours of the sample point.
-            let w00 = (256 - fx) * (256 - fy), w01 = fx * (256 - fy), w10 = (256 - fx) * fy, w11 = fx * fy
-            let p00 = row0 + 4 * o0, p01 = row0 + 4 * o1, p10 = row1 + 4 * o0, p11 = row1 + 4 * o1
+            let w00 = (256 &- fx) &* (256 &- fy), w01 = fx &* (256 &- fy), w10 = (256 &- fx) &* fy, w11 = fx &* fy
+            let p00 = row0 + 4 &* o0, p01 = row0 + 4 &* o1, p10 = row1 + 4 &* o0, p11 = row1 + 4 &* o1
             @inline(__always) func mix(_ c: Int) -> Int {
-                (Int(p00[c]) * w00 + Int(p01[c]) * w01 + Int(p10[c]) * w10 + Int(p11[c]) * w11 + 32768) >> 16
+                (Int(p00[c]) &* w00 &+ Int(p01[c]) &* w01 &+ Int(p10[c]) &* w10 &+ Int(p11[c]) &* w11 &+ 32768) >> 16
             }
             let alpha = mix(3)
             if alpha == 0 { continue }
-            let keep = 255 - alpha, p = pixels + 3 * i
-            out[x] = Sample(truncatingIfNeeded: min(maxValue, mix(0) + (Int(out[x]) * keep + 127) / 255))
-            p[0] = mix(1) + (p[0] * keep + 127) / 255
-            p[1] = mix(2) + (p[1] * keep + 127) / 255
-            p[2] = (p[2] * keep + 127) / 255
+            let keep = 255 &- alpha, p = pixels + 3 &* i
+            out[x] = Sample(truncatingIfNeeded: min(maxValue, mix(0) &+ (Int(out[x]) &* keep &+ 127) / 255))
+            p[0] = mix(1) &+ (p[0] &* keep &+ 127) / 255
+            p[1] = mix(2) &+ (p[1] &* keep &+ 127) / 255
+            p[2] = (p[2] &* keep &+ 127) / 255
         }
     }
 
