@@ -21,6 +21,10 @@ package enum YUVColorMatrix: Sendable, CaseIterable {
     case bt709
     /// ITU-R BT.2020 non-constant luminance (UHD video).
     case bt2020
+    /// SMPTE 240M (early HD video).
+    case smpte240m
+    /// FCC (NTSC 1953).
+    case fcc
 
     /// The luma weights of red and blue, (Kr, Kb); green's is 1 − Kr − Kb.
     var weights: (red: Double, blue: Double) {
@@ -28,6 +32,8 @@ package enum YUVColorMatrix: Sendable, CaseIterable {
         case .bt601: return (0.299, 0.114)
         case .bt709: return (0.2126, 0.0722)
         case .bt2020: return (0.2627, 0.0593)
+        case .smpte240m: return (0.212, 0.087)
+        case .fcc: return (0.30, 0.11)
         }
     }
 }

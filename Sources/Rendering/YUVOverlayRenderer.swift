@@ -14,6 +14,12 @@ import FaceCore
 ///
 /// Colours and the sprite are converted once, for the encoding given at creation. Like
 /// `OverlayRenderer` it holds only immutable state, so one instance can draw many frames at once.
+///
+/// No overlay needs BGRA. What stays on the BGRA path is pictures `YUVImage` cannot describe:
+/// semi-planar (NV12, P010) and packed or RGB formats, 4:1:1 and 4:4:0 subsampling, more than
+/// 16 bits, and 16-bit samples on a big-endian machine. Those are converted to BGRA, drawn with
+/// `OverlayRenderer` and converted back, as before (the encoder takes `yuv420p` today, so frames
+/// bound for it are always planar).
 package struct YUVOverlayRenderer: Sendable {
     /// What to draw.
     package let configuration: OverlayConfiguration

@@ -100,4 +100,9 @@ final class YUVSameLookTests: XCTestCase {
                        orientations: [.up, .right])
         checkEveryKind(width: 160, height: 120, subsampling: .yuv422, encoding: YUVEncoding(matrix: .bt601, range: .full, bitDepth: 10))
     }
+
+    func testEveryKindWithTheOlderMatrices() {
+        checkEveryKind(width: 160, height: 120, encoding: YUVEncoding(matrix: .smpte240m, range: .limited))
+        checkEveryKind(width: 160, height: 120, subsampling: .yuv444, encoding: YUVEncoding(matrix: .fcc, range: .full))
+    }
 }

@@ -120,13 +120,15 @@ final class YUVTestFrame {
         return frame
     }
 
-    // MARK: Reference conversions (Rec. 601 / 709 / 2020 formulas, written out again here)
+    // MARK: Reference conversions (the standards' formulas and weights, written out again here)
 
     private var weights: (kr: Double, kb: Double) {
         switch encoding.matrix {
         case .bt601: return (0.299, 0.114)
         case .bt709: return (0.2126, 0.0722)
         case .bt2020: return (0.2627, 0.0593)
+        case .smpte240m: return (0.212, 0.087)
+        case .fcc: return (0.30, 0.11)
         }
     }
 
