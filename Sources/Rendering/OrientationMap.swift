@@ -39,7 +39,8 @@ struct OrientationMap {
         return PixelRect(x0: x0, y0: y0, x1: x1, y1: y1)
     }
 
-    /// The stored ellipse of an upright one: it holds the stored pixels of the same pixel centres.
+    /// The stored ellipse of an upright one: it holds the stored pixels of the same pixel centres
+    /// (a centre exactly on the ellipse may round either way once the axes are swapped).
     func stored(_ mask: EllipseMask) -> EllipseMask {
         var (cx, cy) = swapsAxes ? (mask.centerY, mask.centerX) : (mask.centerX, mask.centerY)
         if flipsX { cx = Double(storedWidth) - cx }
