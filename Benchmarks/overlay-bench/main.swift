@@ -133,7 +133,7 @@ for item in cases where only.map(item.name.contains) ?? true {
     let a = measure(restore: restoreBGRA) { bgra.render(item.faces, on: work) }
     let b = measure(restore: restoreYUV) { yuv.render(item.faces, on: upright) }
     let c = measure(restore: restoreYUV) { yuv.render(item.faces, on: turned, orientation: .right) }
-    let verdict = item.target.map { b.0 <= $0 ? "   target <= \(format1($0)) ms: met" : "   target <= \(format1($0)) ms: MISSED" } ?? ""
+    let verdict = item.target.map { b.0 <= $0 ? "   YUV target <= \(format1($0)) ms: met" : "   YUV target <= \(format1($0)) ms: MISSED" } ?? ""
     print(pad(item.name) + column(format(a)) + column(format(b)) + column(format(c)) + format1(b.0 / a.0) + verdict)
 }
 
