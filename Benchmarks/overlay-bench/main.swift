@@ -1,27 +1,70 @@
-// Times the overlay renderer on a 1920x1080 frame with 10 faces of about 150x150 pixels (eyes,
-// mouth, track IDs): median and 90th-percentile milliseconds per frame for each overlay set.
+// Times the overlay renderers on a 1920x1080 frame with 10 faces of about 150x150 pixels (eyes,
+// mouth, track IDs): median and 90th-percentile milliseconds per frame for each overlay set, on
+// BGRA (OverlayRenderer) and on 8-bit 4:2:0 YUV, the encoder's format (YUVOverlayRenderer),
+// stored upright and stored turned a quarter (drawn in place by mapping coordinates).
+// Arguments: runs per case (default 200), and optionally part of a case name to run only those.
 import FaceCore
 import Rendering
 
 let width = 1920, height = 1080, faceSize = 150.0
 let iterations = CommandLine.arguments.count > 1 ? max(5, Int(CommandLine.arguments[1]) ?? 200) : 200
+/// Only the cases whose name contains this text (for profiling one case), if given.
+let only = CommandLine.arguments.count > 2 ? CommandLine.arguments[2] : nil
 
-/// A frame with a busy, deterministic texture, so blur and pixelate do real work.
+/// A busy, deterministic texture value for channel `c` at (x, y), so blur and pixelate do real work.
+func texture(_ x: Int, _ y: Int, _ c: Int, _ state: inout UInt32) -> UInt8 {
+    state = state &* 1_664_525 &+ 1_013_904_223
+    switch c {
+    case 0: return UInt8(truncatingIfNeeded: x &+ Int(state >> 27))
+    case 1: return UInt8(truncatingIfNeeded: y &+ Int(state >> 26))
+    default: return UInt8(truncatingIfNeeded: (x ^ y) &+ Int(state >> 28))
+    }
+}
+
 func makeFrame() -> BGRAImage {
     let image = BGRAImage(width: width, height: height)
     var state: UInt32 = 12345
     for y in 0..<height {
         let row = image.row(y)
         for x in 0..<width {
-            state = state &* 1_664_525 &+ 1_013_904_223
             let p = row + x * 4
-            p[0] = UInt8(truncatingIfNeeded: x &+ Int(state >> 27))
-            p[1] = UInt8(truncatingIfNeeded: y &+ Int(state >> 26))
-            p[2] = UInt8(truncatingIfNeeded: (x ^ y) &+ Int(state >> 28))
+            for c in 0..<3 { p[c] = texture(x, y, c, &state) }
             p[3] = 255
         }
     }
     return image
+}
+
+/// An 8-bit 4:2:0 picture in one buffer: Y, then Cb, then Cr, rows 64-byte aligned like FFmpeg's.
+final class YUVBuffer: @unchecked Sendable {
+    let strides = [(width + 63) & ~63, (width / 2 + 63) & ~63, (width / 2 + 63) & ~63]
+    let offsets: [Int]
+    let byteCount: Int
+    let bytes: UnsafeMutableRawPointer
+
+    init() {
+        offsets = [0, strides[0] * height, strides[0] * height + strides[1] * height / 2]
+        byteCount = offsets[2] + strides[2] * height / 2
+        bytes = UnsafeMutableRawPointer.allocate(byteCount: byteCount, alignment: 64)
+        var state: UInt32 = 12345
+        for plane in 0..<3 {
+            let (w, h) = plane == 0 ? (width, height) : (width / 2, height / 2)
+            for y in 0..<h {
+                for x in 0..<w { bytes.storeBytes(of: texture(x, y, plane, &state), toByteOffset: offsets[plane] + y * strides[plane] + x, as: UInt8.self) }
+            }
+        }
+    }
+
+    deinit { bytes.deallocate() }
+
+    func image(_ encoding: YUVEncoding, storedWidth: Int, storedHeight: Int) -> YUVImage {
+        // A picture stored turned a quarter is height x width; the buffer is big enough either way.
+        let strides = storedWidth == width ? self.strides : [(height + 63) & ~63, (height / 2 + 63) & ~63, (height / 2 + 63) & ~63]
+        guard let image = YUVImage(width: storedWidth, height: storedHeight, subsampling: .yuv420, encoding: encoding,
+                                   luma: bytes, lumaStride: strides[0], cb: bytes + offsets[1], cbStride: strides[1],
+                                   cr: bytes + offsets[2], crStride: strides[2]) else { fatalError("bad picture") }
+        return image
+    }
 }
 
 /// Ten faces in two rows of five, each with eyes, mouth, a track ID and a confidence.
@@ -39,20 +82,24 @@ func makeFaces() -> [TrackedFace] {
 
 let pristine = makeFrame()
 let work = BGRAImage(width: width, height: height)
+let pristineYUV = YUVBuffer(), workYUV = YUVBuffer()
+let encoding = YUVEncoding(matrix: .bt709, range: .limited)
 let faces = makeFaces()
 let clock = ContinuousClock()
 
-/// Restores the frame before each run (untimed) and returns (median, p90) in milliseconds.
-func measure(_ body: () -> Void) -> (Double, Double) {
+/// Runs `restore` (untimed) and `body` (timed) `iterations` times; returns (median, p90) in milliseconds.
+func measure(restore: () -> Void, _ body: () -> Void) -> (Double, Double) {
     var times: [Double] = []
     for _ in 0..<iterations {
-        work.pixels.update(from: pristine.pixels, count: pristine.bytesPerRow * height)
+        restore()
         let elapsed = clock.measure(body)
         times.append(Double(elapsed.components.attoseconds) / 1e15 + Double(elapsed.components.seconds) * 1e3)
     }
     times.sort()
     return (times[times.count / 2], times[times.count * 9 / 10])
 }
+func restoreBGRA() { work.pixels.update(from: pristine.pixels, count: pristine.bytesPerRow * height) }
+func restoreYUV() { workYUV.bytes.copyMemory(from: pristineYUV.bytes, byteCount: pristineYUV.byteCount) }
 
 /// One close-up face of 600 x 600 pixels, as in a video call.
 let closeUp = [TrackedFace(observation: FaceObservation(bounds: Rect(x: 660, y: 200, width: 600, height: 600),
@@ -74,20 +121,27 @@ let cases: [(name: String, target: Double?, configuration: OverlayConfiguration,
 ]
 
 print("overlay-bench: \(width)x\(height) frame, \(faces.count) faces of \(Int(faceSize))x\(Int(faceSize)), "
-      + "\(iterations) runs each")
-let copy = measure { work.pixels.update(from: pristine.pixels, count: pristine.bytesPerRow * height) }
-print(pad("full-frame copy (reference)") + format(copy) + "   (context only)")
-for item in cases {
-    let renderer = OverlayRenderer(configuration: item.configuration)
-    let result = measure { renderer.render(item.faces, on: work) }
-    let verdict = item.target.map { result.0 <= $0 ? "   target <= \(format1($0)) ms: met" : "   target <= \(format1($0)) ms: MISSED" } ?? ""
-    print(pad(item.name) + format(result) + verdict)
+      + "\(iterations) runs each; milliseconds per frame, median / p90")
+print(pad("") + column("BGRA") + column("YUV 4:2:0") + column("YUV, stored 90°") + "YUV/BGRA")
+let copy = measure(restore: {}, restoreBGRA)
+print(pad("full-frame BGRA copy") + column(format(copy)) + "(context only)")
+for item in cases where only.map(item.name.contains) ?? true {
+    let bgra = OverlayRenderer(configuration: item.configuration)
+    let yuv = YUVOverlayRenderer(configuration: item.configuration, encoding: encoding)
+    let upright = workYUV.image(encoding, storedWidth: width, storedHeight: height)
+    let turned = workYUV.image(encoding, storedWidth: height, storedHeight: width)
+    let a = measure(restore: restoreBGRA) { bgra.render(item.faces, on: work) }
+    let b = measure(restore: restoreYUV) { yuv.render(item.faces, on: upright) }
+    let c = measure(restore: restoreYUV) { yuv.render(item.faces, on: turned, orientation: .right) }
+    let verdict = item.target.map { b.0 <= $0 ? "   YUV target <= \(format1($0)) ms: met" : "   YUV target <= \(format1($0)) ms: MISSED" } ?? ""
+    print(pad(item.name) + column(format(a)) + column(format(b)) + column(format(c)) + format1(b.0 / a.0) + verdict)
 }
 
-func pad(_ name: String) -> String { name + String(repeating: " ", count: max(1, 28 - name.count)) }
+func pad(_ name: String) -> String { name + String(repeating: " ", count: max(1, 26 - name.count)) }
+func column(_ text: String) -> String { text + String(repeating: " ", count: max(1, 18 - text.count)) }
 func format1(_ value: Double) -> String {
     let hundredths = Int((value * 100).rounded())
     let fraction = hundredths % 100
     return "\(hundredths / 100).\(fraction < 10 ? "0" : "")\(fraction)"
 }
-func format(_ result: (Double, Double)) -> String { "median \(format1(result.0)) ms   p90 \(format1(result.1)) ms" }
+func format(_ result: (Double, Double)) -> String { "\(format1(result.0)) / \(format1(result.1))" }

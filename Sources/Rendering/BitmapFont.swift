@@ -46,8 +46,8 @@ enum BitmapFont {
 
     /// Draws `text` with its top-left corner at (`x`, `y`), each font pixel a `scale` x `scale`
     /// square, clipped to the canvas. Runs of set bits in a row become one rectangle.
-    static func draw(_ text: UnsafeBufferPointer<UInt8>, x: Int, y: Int, scale: Int,
-                     color: RenderColor, on canvas: Canvas) {
+    static func draw<Surface: OverlaySurface>(_ text: UnsafeBufferPointer<UInt8>, x: Int, y: Int, scale: Int,
+                                              color: RenderColor, on canvas: Surface) {
         for (i, character) in text.enumerated() {
             let left = x + i * advance * scale
             for row in 0..<glyphHeight {

@@ -61,8 +61,20 @@ enum BoxBlur {
     private static func blurColumns(_ first: UnsafeMutablePointer<UInt32>, _ second: UnsafeMutablePointer<UInt32>,
                                     width: Int, rows: Int, radius r: Int,
                                     sums: UnsafeMutablePointer<UInt16>) -> UnsafeMutablePointer<UInt32> {
+        let bytes = UnsafeMutableRawPointer(first).assumingMemoryBound(to: UInt8.self)
+        let result = blurByteColumns(bytes, UnsafeMutableRawPointer(second).assumingMemoryBound(to: UInt8.self),
+                                     rowBytes: width * 4, rows: rows, radius: r, sums: sums)
+        return result == bytes ? first : second
+    }
+
+    /// Runs `passes` vertical box passes over `rows` rows of `rowBytes` independent byte columns
+    /// (any interleaving of channels), ping-ponging between `first` (the input) and `second`;
+    /// returns the buffer holding the result. `sums` holds `rowBytes` values; `r` is at most `maxRadius`.
+    static func blurByteColumns(_ first: UnsafeMutablePointer<UInt8>, _ second: UnsafeMutablePointer<UInt8>,
+                                rowBytes stride: Int, rows: Int, radius r: Int,
+                                sums: UnsafeMutablePointer<UInt16>) -> UnsafeMutablePointer<UInt8> {
         var src = first, dst = second
-        let stride = width * 4, window = 2 * r + 1
+        let window = 2 * r + 1
         // round(sum / window) = floor((sum + window/2) / window), by multiplying with a 16-bit
         // reciprocal: twice as many lanes per vector instruction as 32-bit arithmetic. Rounded up,
         // the reciprocal is exact on uniform areas for windows up to 127; rounded down, it gives
@@ -70,9 +82,7 @@ enum BoxBlur {
         let quick = window <= maxQuickDivisionWindow
         let inverse = UInt16(quick ? (65536 + window - 1) / window : 65536 / window)
         for _ in 0..<passes {
-            let from = UnsafeMutableRawPointer(src).assumingMemoryBound(to: UInt8.self)
-            let to = UnsafeMutableRawPointer(dst).assumingMemoryBound(to: UInt8.self)
-            verticalPass(from, into: to, stride: stride, rows: rows, radius: r, sums: sums) { out in
+            verticalPass(src, into: dst, stride: stride, rows: rows, radius: r, sums: sums) { out in
                 if quick { quickDivide(sums, into: out, count: stride, bias: UInt16(window / 2), inverse: inverse) }
                 else { exactDivide(sums, into: out, count: stride, window: UInt16(window), inverse: inverse) }
             }

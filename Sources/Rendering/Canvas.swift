@@ -1,14 +1,17 @@
 import FaceCore
 
-/// Clipped drawing primitives on a BGRA frame. Every write is clipped to the frame, so callers may
-/// pass rectangles partly or wholly outside it.
-struct Canvas {
+/// Clipped drawing primitives on an upright BGRA frame. Every write is clipped to the frame, so
+/// callers may pass rectangles partly or wholly outside it.
+struct Canvas: OverlaySurface {
     let image: BGRAImage
     let width: Int
     let height: Int
+    /// What `drawEyeSprites` draws.
+    let eyeSprite: Sprite?
 
-    init(_ image: BGRAImage) {
+    init(_ image: BGRAImage, eyeSprite: Sprite? = nil) {
         self.image = image
+        self.eyeSprite = eyeSprite
         width = image.width
         height = image.height
     }
@@ -31,15 +34,19 @@ struct Canvas {
     /// outline is the rectangle's edge.
     func stroke(_ rect: PixelRect, thickness: Int, color: RenderColor) {
         guard !rect.isEmpty else { return }
-        let t = max(1, thickness)
-        if rect.width <= 2 * t || rect.height <= 2 * t {
+        guard let hole = rect.strokeHole(thickness: thickness) else {
             fill(rect, color: color)
             return
         }
-        fill(PixelRect(x0: rect.x0, y0: rect.y0, x1: rect.x1, y1: rect.y0 + t), color: color)
-        fill(PixelRect(x0: rect.x0, y0: rect.y1 - t, x1: rect.x1, y1: rect.y1), color: color)
-        fill(PixelRect(x0: rect.x0, y0: rect.y0 + t, x1: rect.x0 + t, y1: rect.y1 - t), color: color)
-        fill(PixelRect(x0: rect.x1 - t, y0: rect.y0 + t, x1: rect.x1, y1: rect.y1 - t), color: color)
+        fill(PixelRect(x0: rect.x0, y0: rect.y0, x1: rect.x1, y1: hole.y0), color: color)
+        fill(PixelRect(x0: rect.x0, y0: hole.y1, x1: rect.x1, y1: rect.y1), color: color)
+        fill(PixelRect(x0: rect.x0, y0: hole.y0, x1: hole.x0, y1: hole.y1), color: color)
+        fill(PixelRect(x0: hole.x1, y0: hole.y0, x1: rect.x1, y1: hole.y1), color: color)
+    }
+
+    func drawEyeSprites(in dests: [PixelRect]) {
+        guard let eyeSprite else { return }
+        for dest in dests { draw(eyeSprite, in: dest) }
     }
 
     /// The colour as one little-endian BGRA word with alpha 255.

@@ -16,12 +16,19 @@ struct EllipseMask {
         let c = face.center
         let rx = face.width * scale / 2, ry = face.height * scale / 2
         guard rx.isFinite, ry.isFinite else { return nil }
-        centerX = c.x
-        centerY = c.y
-        radiusX = rx
-        radiusY = ry
-        bounds = PixelRect(x0: PixelRect.index((c.x - rx).rounded(.down)), y0: PixelRect.index((c.y - ry).rounded(.down)),
-                           x1: PixelRect.index((c.x + rx).rounded(.up)), y1: PixelRect.index((c.y + ry).rounded(.up)))
+        self.init(centerX: c.x, centerY: c.y, radiusX: rx, radiusY: ry)
+    }
+
+    /// The ellipse with this centre and these radii (finite, positive).
+    init(centerX: Double, centerY: Double, radiusX: Double, radiusY: Double) {
+        self.centerX = centerX
+        self.centerY = centerY
+        self.radiusX = radiusX
+        self.radiusY = radiusY
+        bounds = PixelRect(x0: PixelRect.index((centerX - radiusX).rounded(.down)),
+                           y0: PixelRect.index((centerY - radiusY).rounded(.down)),
+                           x1: PixelRect.index((centerX + radiusX).rounded(.up)),
+                           y1: PixelRect.index((centerY + radiusY).rounded(.up)))
     }
 
     /// The columns `[lo, hi)` of row `y` inside the ellipse, limited to `limit`; `nil` when none.

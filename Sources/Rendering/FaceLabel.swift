@@ -5,6 +5,8 @@ enum FaceLabel {
     static let capacity = 32
     /// Plate colour behind the text.
     static let plateColor = RenderColor(r: 16, g: 16, b: 16)
+    /// Text colour.
+    static let textColor = RenderColor.white
 
     /// The integer font scale for a frame: 1 at 360p, 3 at 1080p, 6 at 2160p.
     static func scale(width: Int, height: Int) -> Int { max(1, (min(width, height) + 180) / 360) }
@@ -38,7 +40,8 @@ enum FaceLabel {
 
     /// Draws the label for a face whose box is `box`: on top of the box, left-aligned with it and
     /// moved sideways into the frame when it fits; inside the box's top when there is no room above.
-    static func draw(trackID: Int?, confidence: Double, above box: PixelRect, on canvas: Canvas) {
+    static func draw<Surface: OverlaySurface>(trackID: Int?, confidence: Double, above box: PixelRect,
+                                              on canvas: Surface) {
         let scale = FaceLabel.scale(width: canvas.width, height: canvas.height)
         withUnsafeTemporaryAllocation(of: UInt8.self, capacity: capacity) { buffer in
             let count = format(trackID: trackID, confidence: confidence, into: buffer)
@@ -50,7 +53,7 @@ enum FaceLabel {
             if top < 0 { top = max(box.y0, 0) }
             canvas.fill(PixelRect(x0: left, y0: top, x1: left + plateWidth, y1: top + plateHeight), color: plateColor)
             BitmapFont.draw(UnsafeBufferPointer(rebasing: buffer[..<count]), x: left + scale, y: top + scale,
-                            scale: scale, color: .white, on: canvas)
+                            scale: scale, color: textColor, on: canvas)
         }
     }
 }

@@ -44,4 +44,12 @@ struct PixelRect: Equatable {
     func clipped(width: Int, height: Int) -> PixelRect {
         PixelRect(x0: Swift.max(x0, 0), y0: Swift.max(y0, 0), x1: Swift.min(x1, width), y1: Swift.min(y1, height))
     }
+
+    /// The inside left by an outline `thickness` pixels wide (at least 1) drawn on the rectangle's
+    /// inside, or `nil` when the outline would cover it all.
+    func strokeHole(thickness: Int) -> PixelRect? {
+        let t = Swift.max(1, thickness)
+        guard width > 2 * t, height > 2 * t else { return nil }
+        return PixelRect(x0: x0 + t, y0: y0 + t, x1: x1 - t, y1: y1 - t)
+    }
 }

@@ -15,23 +15,9 @@ final class RobustnessTests: XCTestCase {
     }
 
     func testBadCoordinatesAreSkippedOrClippedWithoutWritingOutsideRows() {
-        let odd: [TrackedFace] = [
-            TestFrames.face(Rect(x: .nan, y: 10, width: 20, height: 20)),
-            TestFrames.face(Rect(x: 10, y: 10, width: .infinity, height: 20)),
-            TestFrames.face(Rect(x: 10, y: 10, width: -5, height: 20)),
-            TestFrames.face(Rect(x: 1e300, y: -1e300, width: 1e300, height: 1e300)),
-            TestFrames.face(Rect(x: -1e12, y: -1e12, width: 3e12, height: 3e12), leftEye: Point(x: 1e12, y: 5),
-                            rightEye: Point(x: -1e12, y: 5), mouth: Point(x: 5, y: 1e15)),
-            TestFrames.face(Rect(x: 5, y: 5, width: 20, height: 20), confidence: .nan, trackID: Int.max,
-                            leftEye: Point(x: .nan, y: 3), rightEye: Point(x: 10, y: .infinity), mouth: Point(x: .nan, y: .nan)),
-            TestFrames.face(Rect(x: 36.9, y: 22.9, width: 1, height: 1), leftEye: Point(x: 37, y: 23),
-                            rightEye: Point(x: 37, y: 23), mouth: Point(x: 37, y: 24)),
-            TestFrames.face(Rect(x: -30, y: -30, width: 100, height: 100), leftEye: Point(x: -5, y: -5),
-                            rightEye: Point(x: 40, y: 30), mouth: Point(x: 36, y: 23)),
-        ]
         for renderer in everything {
             let image = TestFrames.noise(37, 23)
-            renderer.render(odd, on: image)
+            renderer.render(TestFrames.oddFaces, on: image)
             XCTAssertTrue(TestFrames.paddingIsClean(image))
         }
     }

@@ -36,6 +36,24 @@ enum TestFrames {
         return TrackedFace(observation: observation, trackID: trackID, source: source)
     }
 
+    /// Faces with coordinates a renderer must skip or clip: not finite, negative, absurdly far or
+    /// large, tiny, and partly outside a frame of about 37 x 23.
+    static let oddFaces: [TrackedFace] = [
+        face(Rect(x: .nan, y: 10, width: 20, height: 20)),
+        face(Rect(x: 10, y: 10, width: .infinity, height: 20)),
+        face(Rect(x: 10, y: 10, width: -5, height: 20)),
+        face(Rect(x: 1e300, y: -1e300, width: 1e300, height: 1e300)),
+        face(Rect(x: -1e12, y: -1e12, width: 3e12, height: 3e12), leftEye: Point(x: 1e12, y: 5),
+             rightEye: Point(x: -1e12, y: 5), mouth: Point(x: 5, y: 1e15)),
+        face(Rect(x: 5, y: 5, width: 20, height: 20), confidence: .nan, trackID: Int.max,
+             leftEye: Point(x: .nan, y: 3), rightEye: Point(x: 10, y: .infinity), mouth: Point(x: .nan, y: .nan)),
+        face(Rect(x: 36.9, y: 22.9, width: 1, height: 1), leftEye: Point(x: 37, y: 23),
+             rightEye: Point(x: 37, y: 23), mouth: Point(x: 37, y: 24)),
+        face(Rect(x: -30, y: -30, width: 100, height: 100), leftEye: Point(x: -5, y: -5),
+             rightEye: Point(x: 40, y: 30), mouth: Point(x: 36, y: 23)),
+        face(Rect(x: -1e9, y: 3, width: 2e9 + 10, height: 0.3)),
+    ]
+
     /// One pixel as [b, g, r, a].
     static func pixel(_ image: BGRAImage, _ x: Int, _ y: Int) -> [UInt8] {
         let p = image.pixel(x: x, y: y)
