@@ -52,6 +52,28 @@ public enum DetectorKind: Sendable, Equatable {
     }
 }
 
+extension DetectorKind {
+    /// The confidence a detection needs to start a track when `--track-threshold` is not given:
+    /// 0.5 for CenterFace (measured: docs/scheduling.md), whose reporting threshold (0.2) lets
+    /// background patterns through; the reporting threshold for the others, whose defaults are
+    /// already strict (BlazeFace) or whose confidence only ranks faces (Haar).
+    public var defaultTrackThreshold: Double {
+        switch self {
+        case .centerface: return 0.5
+        default: return defaultThreshold
+        }
+    }
+}
+
+/// Where the detector looks in each frame (`--detection`).
+public enum DetectionMode: String, Sendable, CaseIterable {
+    /// The scheduler decides per frame: the whole frame on keyframes, a crop around every
+    /// tracked face, full-resolution tiles in turn (the default).
+    case adaptive
+    /// The whole frame at the detector's size on every `detectEvery`-th frame.
+    case full
+}
+
 /// CenterFace's own settings.
 public struct CenterFaceSettings: Sendable, Equatable {
     /// Longer side fed to the network (`--input-size`), 32 to 8192.
@@ -93,17 +115,21 @@ public struct DetectionSettings: Sendable, Equatable {
     public var maxFaces: Int?
     /// Run the detector on every Nth frame only; the tracker predicts the frames between (`--detect-every`).
     public var detectEvery: Int
+    /// Where the detector looks in each frame (`--detection`).
+    public var mode: DetectionMode
     /// Where model files are looked up (`--models`).
     public var models: ModelLocator
 
     /// Creates settings; the defaults are those of `facetrack process`.
     public init(detector: DetectorKind = .default(), threshold: Double? = nil, minFaceSize: Double = 0,
-                maxFaces: Int? = nil, detectEvery: Int = 1, models: ModelLocator = ModelLocator()) {
+                maxFaces: Int? = nil, detectEvery: Int = 1, mode: DetectionMode = .adaptive,
+                models: ModelLocator = ModelLocator()) {
         self.detector = detector
         self.threshold = threshold
         self.minFaceSize = minFaceSize
         self.maxFaces = maxFaces
         self.detectEvery = detectEvery
+        self.mode = mode
         self.models = models
     }
 

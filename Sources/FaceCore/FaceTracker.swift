@@ -16,6 +16,12 @@ public protocol FaceTracker: AnyObject {
 /// Draws overlays for the faces of one frame onto the upright BGRA image. Called concurrently for
 /// different frames, so implementations keep no mutable state.
 public protocol FrameRenderer: Sendable {
+    /// Draws `faces` onto `image` in place; `hidden` faces (found but not listed, such as tracks
+    /// never confirmed) are only anonymised.
+    func render(_ faces: [TrackedFace], hiding hidden: [TrackedFace], on image: BGRAImage)
+}
+
+extension FrameRenderer {
     /// Draws `faces` onto `image` in place.
-    func render(_ faces: [TrackedFace], on image: BGRAImage)
+    public func render(_ faces: [TrackedFace], on image: BGRAImage) { render(faces, hiding: [], on: image) }
 }

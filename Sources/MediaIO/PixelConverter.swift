@@ -10,6 +10,7 @@ package final class PixelConverter: @unchecked Sendable {
     private var toBGRAContext: OpaquePointer?
     private var fromBGRAContext: OpaquePointer?
     private var toBGRAColours: ColourSetup?
+    private var sampleContext: OpaquePointer?
     private var fromBGRAColours: ColourSetup?
 
     /// What a context's colour details were last set for: sizes, formats, matrix and range.
@@ -31,6 +32,7 @@ package final class PixelConverter: @unchecked Sendable {
     deinit {
         sws_freeContext(toBGRAContext)
         sws_freeContext(fromBGRAContext)
+        sws_freeContext(sampleContext)
         bgraPlanes.deallocate()
         bgraStrides.deallocate()
     }
@@ -141,6 +143,26 @@ package final class PixelConverter: @unchecked Sendable {
             }
         }
         if rows <= 0 { throw FFmpegError(ft_averror(EINVAL), "converting a frame from BGRA") }
+    }
+
+    /// A coarse brightness sample of a frame: `columns` x `rows` luma values (point-sampled, row by
+    /// row) into `sample`, for shot-cut tests. Cheap: only the sampled pixels are read.
+    package func lumaSample(_ frame: Frame, columns: Int, rows: Int, into sample: inout [UInt8]) throws {
+        sampleContext = sws_getCachedContext(sampleContext, Int32(frame.width), Int32(frame.height),
+                                             PixelConverter.plainFormat(frame.pixelFormat), Int32(columns), Int32(rows),
+                                             AV_PIX_FMT_GRAY8, SWS_POINT, nil, nil, nil)
+        guard let context = sampleContext else {
+            throw FFmpegError(ft_averror(EINVAL), "preparing a \(frame.width)x\(frame.height) luma sample")
+        }
+        if sample.count != columns * rows { sample = [UInt8](repeating: 0, count: columns * rows) }
+        try withPlanes(frame.pointer) { planes, strides in
+            var stride = Int32(columns)
+            let rowsDone = sample.withUnsafeMutableBufferPointer { buffer -> Int32 in
+                var plane: UnsafeMutablePointer<UInt8>? = buffer.baseAddress
+                return sws_scale(context, planes, strides, 0, Int32(frame.height), &plane, &stride)
+            }
+            if rowsDone <= 0 { throw FFmpegError(ft_averror(EINVAL), "sampling a frame's luma") }
+        }
     }
 
     private func withPlanes(_ frame: UnsafeMutablePointer<AVFrame>,

@@ -4,6 +4,7 @@ import FaceCore
 import Foundation
 import MediaIO
 import Rendering
+import Scheduling
 import Tracking
 
 /// One run of FaceTrack over one video or image: what `facetrack process` does, as a value.
@@ -65,6 +66,11 @@ public struct FaceTrackJob: Sendable {
             try require((32...8192).contains(settings.inputSize), "input size (--input-size)", "32 to 8192 pixels")
         }
         try require(tracking.minHits >= 1, "minimum hits (--min-hits)", "at least 1")
+        if let trackThreshold = tracking.trackThreshold {
+            try require((0...1).contains(trackThreshold), "track threshold (--track-threshold)", "a number from 0 to 1")
+            try require(trackThreshold >= d.effectiveThreshold, "track threshold (--track-threshold)",
+                        "at least the reporting threshold (--threshold \(d.effectiveThreshold))")
+        }
         try require((tracking.maxAge ?? 1) >= 1, "maximum age (--max-age)", "at least 1 frame")
         try require(EncoderSettings.codecs.contains(encoder.codec), "codec (--codec)",
                     EncoderSettings.codecs.joined(separator: ", "))
@@ -89,14 +95,20 @@ public struct FaceTrackJob: Sendable {
         let demuxer = try Demuxer(path: input)
         let inputs = [input]
         let threshold = detection.effectiveThreshold
-        let tracker = Tracker(configuration: tracking.configuration(framesPerSecond: demuxer.framesPerSecond,
-                                                                    threshold: threshold))
+        let lookahead = max(tracking.minHits + 2, detection.detectEvery + 1)
+        var trackerConfiguration = tracking.configuration(framesPerSecond: demuxer.framesPerSecond, threshold: threshold,
+                                                          defaultTrackThreshold: detection.detector.defaultTrackThreshold)
+        // Predictions are reported for as long as the look-ahead can confirm them; rows are
+        // smoothed after the look-ahead decided them.
+        trackerConfiguration.reportMissedFrames = lookahead
+        trackerConfiguration.smoothing = false
+        let tracker = Tracker(configuration: trackerConfiguration)
         // Every output is checked (and opened under a temporary name) before any model loads; an
         // output that is never finished deletes its temporary file.
         var outputs: [FrameOutput] = []
         if let path = self.outputs.csv { outputs.append(try TrackCSVWriter(path: path, inputs: inputs)) }
         if let path = self.outputs.mot { outputs.append(try MOTChallengeWriter(path: path, inputs: inputs)) }
-        if let path = self.outputs.tracksSummary { outputs.append(try TrackSummaryOutput(path: path, inputs: inputs, tracker: tracker)) }
+        if let path = self.outputs.tracksSummary { _ = try AtomicOutput(path: path, inputs: inputs) }
         if let path = self.outputs.landmarks { outputs.append(try LandmarkCSVWriter(path: path, inputs: inputs)) }
 
         var parts = VideoProcessor.Parts(input: input, demuxer: demuxer, threads: threads)
@@ -105,13 +117,19 @@ public struct FaceTrackJob: Sendable {
         let detection = self.detection
         let detectorThreshold = tracking.detectorThreshold(reportingAt: threshold)
         parts.detectorFactory = { try detection.makeDetector(threshold: detectorThreshold) }
+        if detection.mode == .adaptive, let geometry = detection.detector.geometry {
+            parts.planning = (geometry, SchedulerConfiguration(framesPerSecond: demuxer.framesPerSecond ?? 30))
+        }
         if analysesFaces {
             let attributes = self.attributes
             parts.analyzerFactory = { try FaceMeshAnalyzer(models: detection.models, selection: attributes) }
         }
         parts.tracker = tracker
+        parts.lookahead = lookahead
+        if tracking.smoothing { parts.smoothing = TrackSmoothing(configuration: tracker.configuration) }
         parts.faceProcessor = attributes.isEmpty ? nil : AttributeStabilizer()
         if !overlay.kinds.isEmpty || overlay.anonymize != nil { parts.renderer = OverlayRenderer(configuration: overlay) }
+        parts.rendersHidden = overlay.anonymize != nil
         parts.outputs = outputs
         parts.stop = stop
         let processor = try VideoProcessor(parts)
@@ -121,6 +139,7 @@ public struct FaceTrackJob: Sendable {
         if let progress { frameDone = { progress(JobProgress(frames: $0, estimatedTotal: total)) } }
         let summary = try processor.run(progress: frameDone)
         for output in outputs { try output.finish() }
+        if let path = self.outputs.tracksSummary { try TrackSummaryWriter.write(processor.tracking, to: path, inputs: inputs) }
         return summary
     }
 }

@@ -1,6 +1,7 @@
 internal import CFFmpeg
 import FaceCore
 import MediaIO
+import Scheduling
 
 /// One frame on its way through the stages, with everything the stages add to it.
 /// Each stage owns the job while it works on it, so no field is touched by two threads at once.
@@ -19,10 +20,15 @@ final class FrameJob: @unchecked Sendable {
     private var stored: BGRAImage?
     /// The picture in BGRA, upright: what detectors see and overlays draw on.
     private var upright: BGRAImage?
+    /// What the scheduler decided to look at on this frame (adaptive detection only).
+    var plan: FramePlan?
     /// The detector's faces; `nil` when the detector did not run on this frame.
     var detections: [FaceObservation]?
-    /// The faces reported for this frame after tracking.
+    /// The faces reported for this frame after tracking (and the look-ahead's decisions).
     var faces: [TrackedFace] = []
+    /// Faces found or predicted on this frame that are not reported (tracks never confirmed,
+    /// predictions never confirmed, faces in no track): anonymisation hides them too.
+    var hidden: [TrackedFace] = []
     /// The picture to encode when overlays were drawn; `nil` means encode `frame` as decoded.
     var output: Frame?
 

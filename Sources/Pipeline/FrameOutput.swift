@@ -27,24 +27,3 @@ extension MOTChallengeWriter: FrameOutput {
         try write(frameIndex: frame, faces: faces)
     }
 }
-
-/// `--tracks-summary`: written once at the end from the tracker's summary.
-final class TrackSummaryOutput: FrameOutput {
-    private let path: String
-    private let inputs: [String]
-    private let tracker: Tracker
-
-    /// Checks the path up front (an input, an unwritable folder) so the error comes before any frame.
-    init(path: String, inputs: [String], tracker: Tracker) throws {
-        _ = try AtomicOutput(path: path, inputs: inputs)
-        self.path = path
-        self.inputs = inputs
-        self.tracker = tracker
-    }
-
-    func write(frame: Int, time: Double, faces: [TrackedFace]) throws {}
-
-    func finish() throws {
-        try TrackSummaryWriter.write(tracker.summary, to: path, inputs: inputs)
-    }
-}

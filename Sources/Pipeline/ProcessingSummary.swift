@@ -22,10 +22,31 @@ public struct ProcessingSummary: Sendable {
     public var interrupted = false
     /// Presentation time of the last frame done, in seconds.
     public var lastTime: Double?
+    /// Detector passes run, by kind.
+    public var detectionPasses = DetectionPassCounts()
+    /// Crops or tiles the detector failed on, replaced by a whole-frame pass.
+    public var fallbacks = 0
 
     /// Creates an empty summary.
     public init() {}
 
     /// Frames per second over the wall time.
     public var framesPerSecond: Double { seconds > 0 ? Double(frames) / seconds : 0 }
+}
+
+/// How many detector passes of each kind a run made (`--detection adaptive` mixes them).
+public struct DetectionPassCounts: Sendable, Equatable {
+    /// Whole-frame passes.
+    public var full = 0
+    /// Crops around tracked faces.
+    public var crops = 0
+    /// Full-resolution tiles.
+    public var tiles = 0
+
+    /// Creates counts.
+    public init(full: Int = 0, crops: Int = 0, tiles: Int = 0) {
+        self.full = full
+        self.crops = crops
+        self.tiles = tiles
+    }
 }

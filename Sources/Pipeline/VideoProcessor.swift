@@ -3,6 +3,8 @@ import Dispatch
 import FaceCore
 import Foundation
 import MediaIO
+import Scheduling
+import Tracking
 
 /// Runs one video through the stages decode → analyse → track → render → encode.
 ///
@@ -28,10 +30,18 @@ final class VideoProcessor {
         var detectorFactory: (() throws -> FaceDetector?)?
         /// Makes one analyzer per lane (the face mesh for attributes); `nil` skips analysis.
         var analyzerFactory: (() throws -> FaceAnalyzer?)?
-        var tracker: FaceTracker?
+        var tracker: Tracker?
+        /// Frames the tracking stage holds before writing one (`LookaheadBuffer`).
+        var lookahead = 1
+        /// Smoothing of the written rows for drawing; `nil` draws the measured boxes.
+        var smoothing: TrackSmoothing?
+        /// Adaptive detection: the reader plans each frame from the tracker's forecasts.
+        var planning: (geometry: DetectionGeometry, configuration: SchedulerConfiguration)?
         /// Per-track decisions after the tracker (attribute hysteresis).
         var faceProcessor: TrackedFaceProcessor?
         var renderer: FrameRenderer?
+        /// Whether the renderer also gets the faces that are not written (to anonymise them).
+        var rendersHidden = false
         /// Written in frame order by the tracking stage; finished by the caller.
         var outputs: [FrameOutput] = []
         /// Stops reading new frames when set; frames already read are finished.
@@ -41,6 +51,9 @@ final class VideoProcessor {
     private let parts: Parts
     private let lanes: [Lane]
     private let state: RunState
+    /// The tracker's totals and the written tracks' summaries, after `run`.
+    private(set) var tracking = TrackingSummary(confirmedTrackCount: 0, longestTrackFrameCount: 0,
+                                                droppedDetectionCount: 0, tracks: [])
 
     /// Prepares a run; detectors and analyzers are created here so a missing model fails before
     /// any frame is read.
@@ -61,8 +74,13 @@ final class VideoProcessor {
         let demuxer = parts.demuxer
         let decoder = try VideoDecoder(demuxer: demuxer, threads: parts.threads)
         let pool = ImagePool()
-        let inFlight = DispatchSemaphore(value: lanes.count * 2 + 2)
+        // Two frames per lane, two in the serial stages, and those the look-ahead holds.
+        let inFlight = DispatchSemaphore(value: lanes.count * 2 + 2 + parts.lookahead)
         let group = DispatchGroup()
+        // Frame n is planned from the tracks after frame n - lanes: the lanes stay busy and the
+        // plan does not depend on timing.
+        let board = parts.planning.map { _ in ForecastBoard(lag: lanes.count) }
+        var planner = parts.planning.map { DetectionPlanner(geometry: $0.geometry, configuration: $0.configuration, board: board!) }
 
         // The stages, built back to front.
         let finish = FinishStage(pool: pool, state: state, inFlight: inFlight, group: group, progress: progress)
@@ -71,10 +89,12 @@ final class VideoProcessor {
                             decoder: decoder, state: state, next: finish)
         }
         let render: FrameStage = encode.map {
-            RenderStage(lanes: lanes, renderer: parts.renderer, encoder: $0, pool: pool, state: state)
+            RenderStage(lanes: lanes, renderer: parts.renderer, drawsHidden: parts.rendersHidden, encoder: $0, pool: pool,
+                        state: state)
         } ?? finish
         let track = TrackingStage(tracker: parts.tracker, faceProcessor: parts.faceProcessor, outputs: parts.outputs,
-                                  state: state, next: render)
+                                  lookahead: parts.lookahead, smoothing: parts.smoothing, board: board, state: state,
+                                  next: render)
         let analyse = AnalysisStage(lanes: lanes, detection: parts.detection, pool: pool, state: state, next: track)
 
         var reader = FrameReader(demuxer: demuxer, decoder: decoder)
@@ -83,11 +103,15 @@ final class VideoProcessor {
             summary.readError = try reader.read(state, audio: { encode?.acceptCopied($0) }) { job in
                 inFlight.wait()
                 group.enter()
+                if job.index % parts.detection.every == 0 {
+                    state.attempt { job.plan = try planner?.plan(for: job, failed: { state.isFailed }) }
+                }
                 analyse.accept(job)
             }
         } catch {
             state.fail(MediaError.failed(parts.input, error as? FFmpegError ?? FFmpegError(-1, "\(error)")))
         }
+        track.endOfInput(frames: reader.frameCount)
         group.wait()
         if let error = state.firstError { throw error }
         if reader.frameCount == 0 { throw MediaError.noFrames(parts.input) }
@@ -95,8 +119,15 @@ final class VideoProcessor {
 
         summary.frames = state.finishedFrames
         summary.faces = state.faceCount
-        summary.tracks = parts.tracker?.confirmedTrackCount ?? 0
-        summary.longestTrack = parts.tracker?.longestTrackFrameCount ?? 0
+        let written = track.statistics.withLock { $0 }
+        tracking = TrackingSummary(confirmedTrackCount: parts.tracker?.confirmedTrackCount ?? 0,
+                                   longestTrackFrameCount: written.longestTrackFrameCount,
+                                   droppedDetectionCount: parts.tracker?.droppedDetectionCount ?? 0, tracks: written.summaries)
+        summary.tracks = tracking.confirmedTrackCount
+        summary.longestTrack = tracking.longestTrackFrameCount
+        let passes = analyse.counts.withLock { $0 }
+        summary.detectionPasses = DetectionPassCounts(full: passes.full, crops: passes.crops, tiles: passes.tiles)
+        summary.fallbacks = passes.fallbacks
         summary.seconds = Date().timeIntervalSince(started)
         summary.damagedPackets = decoder.damagedPackets + (encode?.damagedAudioPackets ?? 0)
         if summary.readError == nil, !state.stopRequested, let ended = demuxer.endedEarly(framesRead: reader.frameCount) {

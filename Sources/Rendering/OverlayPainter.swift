@@ -6,14 +6,16 @@ import FaceCore
 struct OverlayPainter {
     let configuration: OverlayConfiguration
 
-    /// Draws the overlays for `faces` on `surface`.
-    func paint<Surface: OverlaySurface>(_ faces: [TrackedFace], on surface: Surface) {
+    /// Draws the overlays for `faces` on `surface`; `hidden` faces are only anonymised (faces the
+    /// output does not list, such as tracks never confirmed: privacy first).
+    func paint<Surface: OverlaySurface>(_ faces: [TrackedFace], hiding hidden: [TrackedFace] = [], on surface: Surface) {
         if let mode = configuration.anonymize {
             let scale = configuration.maskScale
             let anonymizer = Anonymizer(mode: mode,
                                         maskScale: scale.isFinite && scale > 0 ? scale : OverlayConfiguration.defaultMaskScale,
                                         fillColor: configuration.fillColor)
             for face in faces { anonymizer.apply(to: face.display.bounds, on: surface) }
+            for face in hidden { anonymizer.apply(to: face.display.bounds, on: surface) }
         }
         let kinds = configuration.kinds
         guard !kinds.isEmpty else { return }

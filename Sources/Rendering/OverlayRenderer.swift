@@ -20,10 +20,11 @@ public struct OverlayRenderer: FrameRenderer {
         max(2, Int((0.003 * Double(min(width, height))).rounded()))
     }
 
-    /// Draws the overlays for `faces` onto `image` in place. With no faces the frame is untouched.
-    public func render(_ faces: [TrackedFace], on image: BGRAImage) {
-        guard !faces.isEmpty, !image.isEmpty else { return }
-        OverlayPainter(configuration: configuration).paint(faces, on: Canvas(image, eyeSprite: configuration.eyeSprite))
+    /// Draws the overlays for `faces` onto `image` in place, and anonymises `hidden` faces too.
+    /// With no faces the frame is untouched.
+    public func render(_ faces: [TrackedFace], hiding hidden: [TrackedFace], on image: BGRAImage) {
+        guard !faces.isEmpty || !hidden.isEmpty, !image.isEmpty else { return }
+        OverlayPainter(configuration: configuration).paint(faces, hiding: hidden, on: Canvas(image, eyeSprite: configuration.eyeSprite))
         image.contentsDidChange()
     }
 }

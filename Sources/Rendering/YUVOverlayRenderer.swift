@@ -39,19 +39,20 @@ package struct YUVOverlayRenderer: Sendable {
     /// Draws the overlays for `faces` (upright-frame coordinates) onto `image`, which is stored
     /// turned by `orientation` (the upright frame is `orientation.uprightSize` of it). A picture
     /// in another encoding is drawn correctly too, converting the colours for that call only.
-    package func render(_ faces: [TrackedFace], on image: YUVImage, orientation: ImageOrientation = .up) {
-        guard !faces.isEmpty else { return }
+    package func render(_ faces: [TrackedFace], hiding hidden: [TrackedFace] = [], on image: YUVImage,
+                        orientation: ImageOrientation = .up) {
+        guard !faces.isEmpty || !hidden.isEmpty else { return }
         guard image.encoding == encoding else {
             YUVOverlayRenderer(configuration: configuration, encoding: image.encoding)
-                .render(faces, on: image, orientation: orientation)
+                .render(faces, hiding: hidden, on: image, orientation: orientation)
             return
         }
         let map = OrientationMap(orientation, storedWidth: image.width, storedHeight: image.height)
         let painter = OverlayPainter(configuration: configuration)
         if encoding.bytesPerSample == 1 {
-            painter.paint(faces, on: YUVCanvas<UInt8>(planes: YUVPlanes(image), map: map, palette: palette, eyeSprite: eyeSprite))
+            painter.paint(faces, hiding: hidden, on: YUVCanvas<UInt8>(planes: YUVPlanes(image), map: map, palette: palette, eyeSprite: eyeSprite))
         } else {
-            painter.paint(faces, on: YUVCanvas<UInt16>(planes: YUVPlanes(image), map: map, palette: palette, eyeSprite: eyeSprite))
+            painter.paint(faces, hiding: hidden, on: YUVCanvas<UInt16>(planes: YUVPlanes(image), map: map, palette: palette, eyeSprite: eyeSprite))
         }
     }
 }

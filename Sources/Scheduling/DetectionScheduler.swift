@@ -19,13 +19,16 @@ public struct ScheduledPass: Sendable, Equatable {
     public var region: Rect
     public var pictureWidth: Int
     public var pictureHeight: Int
+    /// Detector pixels per frame pixel: how large a face looks to the detector in this pass.
+    public var scale: Double
 
-    /// Creates a pass.
-    public init(kind: Kind, region: Rect, pictureWidth: Int, pictureHeight: Int) {
+    /// Creates a pass; `scale` defaults to the picture's width over the region's.
+    public init(kind: Kind, region: Rect, pictureWidth: Int, pictureHeight: Int, scale: Double? = nil) {
         self.kind = kind
         self.region = region
         self.pictureWidth = pictureWidth
         self.pictureHeight = pictureHeight
+        self.scale = scale ?? Double(pictureWidth) / max(region.width, 1)
     }
 
     /// The row source of the faces this pass finds.
@@ -44,6 +47,24 @@ public struct FramePlan: Sendable, Equatable {
     public var passes: [ScheduledPass] = []
     /// The frame starts a new shot: every track ended before it.
     public var isCut = false
+    /// Frame size, for telling a box at the frame's edge from one cut by a region's edge.
+    public var frameWidth = 0, frameHeight = 0
+    /// The smallest face, in detector pixels, a pass counts as having looked at.
+    public var smallestVisibleFace = 12.0
+
+    /// True when some pass looked at `box` closely enough to have found a face there: the box lies
+    /// in the pass's region (or runs off the frame) and is at least `smallestVisibleFace` detector
+    /// pixels high. A tracked face the plan did not look at was not missed, only not looked for.
+    public func covers(_ box: Rect) -> Bool {
+        let frame = Rect(x: 0, y: 0, width: Double(frameWidth), height: Double(frameHeight))
+        let visible = box.intersection(frame)
+        guard visible.area > 0 else { return false }
+        return passes.contains { pass in
+            let r = pass.region
+            return visible.x >= r.x - 1 && visible.y >= r.y - 1 && visible.maxX <= r.maxX + 1 && visible.maxY <= r.maxY + 1
+                && box.height * pass.scale >= smallestVisibleFace
+        }
+    }
 }
 
 /// The scheduler's tuning; every default was measured (docs/scheduling.md).
@@ -65,7 +86,7 @@ public struct SchedulerConfiguration: Sendable, Equatable {
     /// second, tiles at least every third of a second.
     public init(framesPerSecond: Double = 30) {
         let fps = framesPerSecond.isFinite && framesPerSecond > 0 ? framesPerSecond : 30
-        maxKeyframeInterval = max(2, Int((fps / 2).rounded()))
+        maxKeyframeInterval = max(2, Int((fps / 4).rounded()))
         maxTilePeriod = max(2, Int((fps / 3).rounded()))
         smallFaceTilePeriod = 1
         cropMissedRuns = 3
@@ -119,17 +140,21 @@ public struct DetectionScheduler: Sendable {
     /// The tile regions, in sweep order (empty when tiles would not help).
     public var tileRegions: [Rect] { tiles.regions }
 
-    /// The plan for the next frame. `forecasts` are the live tracks' expected boxes on this frame.
-    public mutating func plan(cut: Bool, forecasts: [TrackForecast]) -> FramePlan {
+    /// The plan for the next frame. `forecasts` are the live tracks' expected boxes on this frame;
+    /// `stale` says they were made before the last cut or the first frames (so new faces may be
+    /// in the picture that no forecast shows yet).
+    public mutating func plan(cut: Bool, forecasts: [TrackForecast], stale: Bool = false) -> FramePlan {
         var plan = FramePlan()
         plan.isCut = cut
+        plan.frameWidth = width
+        plan.frameHeight = height
         let live = cut ? [] : forecasts.filter { isInFrame($0.box) }
-        let uncertain = live.contains { $0.id == nil || (1...configuration.cropMissedRuns).contains($0.missedRuns) }
+        let uncertain = stale || live.contains { $0.id == nil || (1...configuration.cropMissedRuns).contains($0.missedRuns) }
         if cut { fastTilesLeft = tiles.regions.count }
         let keyframe = cut || uncertain || framesSinceKeyframe + 1 >= keyframeInterval
         if keyframe {
             plan.passes.append(ScheduledPass(kind: .full, region: Rect(x: 0, y: 0, width: Double(width), height: Double(height)),
-                                             pictureWidth: width, pictureHeight: height))
+                                             pictureWidth: width, pictureHeight: height, scale: baseScale))
             keyframeInterval = cut || uncertain ? 1 : min(configuration.maxKeyframeInterval, keyframeInterval * 2)
             framesSinceKeyframe = 0
         } else {

@@ -57,10 +57,18 @@ public final class Tracker: FaceTracker {
     /// Advances one frame; see the type's documentation. Rows come confirmed tracks first, by ID,
     /// then tentative tracks in order of creation, then faces in no track.
     public func update(frame: Int, time: Double, detections: [FaceObservation]?) -> [TrackedFace] {
+        update(frame: frame, time: time, detections: detections, coverage: nil)
+    }
+
+    /// `update` for a detector that looked at parts of the frame only: `coverage` tells whether it
+    /// looked at a box (closely enough to have found a face there). A track it did not look at is
+    /// not counted as missed: it is reported as predicted, and a tentative one lives on.
+    package func update(frame: Int, time: Double, detections: [FaceObservation]?, coverage: ((Rect) -> Bool)?)
+        -> [TrackedFace] {
         for track in tracks { track.predict() }
         untracked.removeAll(keepingCapacity: true)
         if let detections {
-            associate(detections)
+            associate(detections, coverage: coverage)
         } else {
             for track in tracks where track.id != nil && track.missedRuns <= configuration.reportMissedFrames {
                 track.pending = (track.predictedObservation, .predicted)
@@ -106,7 +114,7 @@ public final class Tracker: FaceTracker {
 
     // MARK: - Detection frames
 
-    private func associate(_ detections: [FaceObservation]) {
+    private func associate(_ detections: [FaceObservation], coverage: ((Rect) -> Bool)?) {
         split(detections)
         trackMatched.removeAll(keepingCapacity: true)
         trackMatched.append(contentsOf: repeatElement(false, count: tracks.count))
@@ -132,6 +140,11 @@ public final class Tracker: FaceTracker {
             if trackMatched[i] {
                 track.hitStreak += 1
                 if track.id == nil, track.hitStreak >= configuration.minHits { confirm(track) }
+            } else if let coverage, !coverage(track.predictedBox) {
+                // Not looked at: nothing learnt, the track coasts.
+                if track.missedRuns <= configuration.reportMissedFrames {
+                    track.pending = (track.predictedObservation, .predicted)
+                }
             } else {
                 track.missedRuns += 1
                 track.hitStreak = 0
@@ -193,10 +206,10 @@ public final class Tracker: FaceTracker {
         track.id = confirmedTrackCount
     }
 
-    /// Drops tentative tracks that were missed and confirmed tracks unseen for more than `maxAge` frames.
+    /// Drops tentative tracks that were missed and every track unseen for more than `maxAge` frames.
     private func removeLostTracks() {
         tracks.removeAll { track in
-            track.id == nil ? track.missedRuns > 0 : track.stepsSinceUpdate > configuration.maxAge
+            (track.id == nil && track.missedRuns > 0) || track.stepsSinceUpdate > configuration.maxAge
         }
     }
 

@@ -1,5 +1,10 @@
-/// The tracker options of a run (`--min-hits`, `--max-age`, `--no-smooth`, `--no-second-pass`),
-/// and how they combine with the detection threshold into a `TrackerConfiguration`.
+/// The tracker options of a run (`--min-hits`, `--max-age`, `--no-smooth`, `--no-second-pass`,
+/// `--track-threshold`), and how they combine with the detection threshold into a
+/// `TrackerConfiguration`.
+///
+/// Two thresholds: the reporting threshold (`--threshold`) is what a detection needs to be
+/// reported, anonymised or to continue a track; the track threshold (`--track-threshold`) is what
+/// it needs to start one.
 ///
 /// ByteTrack's second pass needs faces below the reporting threshold: the detector is asked for
 /// faces down to `detectorThreshold(reportingAt:)` (half the threshold), and those below the
@@ -13,13 +18,19 @@ public struct TrackingSettings: Sendable, Equatable {
     public var smoothing: Bool
     /// Match low-confidence detections to confirmed tracks (ByteTrack's second pass).
     public var secondPass: Bool
+    /// The confidence a detection needs to start a track (`--track-threshold`); `nil` is the
+    /// detector's own default (`DetectorKind.defaultTrackThreshold`), and never below the
+    /// reporting threshold.
+    public var trackThreshold: Double?
 
     /// Creates settings; the defaults are those of `facetrack process`.
-    public init(minHits: Int = 3, maxAge: Int? = nil, smoothing: Bool = true, secondPass: Bool = true) {
+    public init(minHits: Int = 3, maxAge: Int? = nil, smoothing: Bool = true, secondPass: Bool = true,
+                trackThreshold: Double? = nil) {
         self.minHits = minHits
         self.maxAge = maxAge
         self.smoothing = smoothing
         self.secondPass = secondPass
+        self.trackThreshold = trackThreshold
     }
 
     /// The lowest confidence the detector must report: half of `threshold` with the second pass.
@@ -28,8 +39,10 @@ public struct TrackingSettings: Sendable, Equatable {
     }
 
     /// The tracker's configuration for video at `framesPerSecond` (30 when unknown) whose faces
-    /// are reported from `threshold` up.
-    public func configuration(framesPerSecond: Double?, threshold: Double) -> TrackerConfiguration {
+    /// are reported from `threshold` up and start tracks from `trackThreshold` (or
+    /// `defaultTrackThreshold`) up.
+    public func configuration(framesPerSecond: Double?, threshold: Double, defaultTrackThreshold: Double? = nil)
+        -> TrackerConfiguration {
         var configuration = TrackerConfiguration(framesPerSecond: framesPerSecond ?? 30)
         configuration.minHits = minHits
         if let maxAge { configuration.maxAge = maxAge }
@@ -37,6 +50,7 @@ public struct TrackingSettings: Sendable, Equatable {
         configuration.secondPass = secondPass
         configuration.highThreshold = threshold
         configuration.lowThreshold = detectorThreshold(reportingAt: threshold)
+        configuration.birthThreshold = max(threshold, trackThreshold ?? defaultTrackThreshold ?? threshold)
         return configuration
     }
 }

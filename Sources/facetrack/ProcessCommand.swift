@@ -70,6 +70,7 @@ enum ProcessCommand {
         if s.damagedPackets > 0 { text += ", \(s.damagedPackets) damaged packets skipped" }
         if s.corruptFrames > 0 { text += ", \(s.corruptFrames) corrupt frames" }
         if s.invalidDetections > 0 { text += ", \(s.invalidDetections) invalid detections dropped" }
+        if s.fallbacks > 0 { text += ", \(s.fallbacks) crops or tiles redone as whole-frame passes" }
         return text
     }
 }

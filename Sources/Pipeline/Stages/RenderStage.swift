@@ -7,12 +7,15 @@ import MediaIO
 final class RenderStage: FrameStage {
     private let lanes: LaneDispatch
     private let renderer: FrameRenderer?
+    /// Whether faces that are not written are drawn too (anonymisation hides every face found).
+    private let drawsHidden: Bool
     private let encoder: EncodeStage
     private let pool: ImagePool
 
-    init(lanes: [Lane], renderer: FrameRenderer?, encoder: EncodeStage, pool: ImagePool, state: RunState) {
+    init(lanes: [Lane], renderer: FrameRenderer?, drawsHidden: Bool, encoder: EncodeStage, pool: ImagePool, state: RunState) {
         self.lanes = LaneDispatch(lanes: lanes, state: state, next: encoder)
         self.renderer = renderer
+        self.drawsHidden = drawsHidden
         self.encoder = encoder
         self.pool = pool
     }
@@ -22,10 +25,11 @@ final class RenderStage: FrameStage {
     }
 
     private func render(_ job: FrameJob, lane: Lane) throws {
-        let draws = renderer != nil && !job.faces.isEmpty
+        let hidden = drawsHidden ? job.hidden : []
+        let draws = renderer != nil && !(job.faces.isEmpty && hidden.isEmpty)
         guard draws || !encoder.acceptsDirectly(job.frame) else { return }
         let upright = try job.uprightImage(converter: lane.converter, pool: pool)
-        if draws { renderer?.render(job.faces, on: upright) }
+        if draws { renderer?.render(job.faces, hiding: hidden, on: upright) }
         guard let stored = job.storedImage() else { return }
         let output = try encoder.outputFrame()
         try lane.converter.convertFromBGRA(stored, into: output)

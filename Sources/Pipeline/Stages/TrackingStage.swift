@@ -1,42 +1,100 @@
 import Dispatch
 import FaceCore
+import Synchronization
+import Tracking
 
-/// Serial stage: tracking (or plain per-frame faces without a tracker), per-track decisions such
-/// as attribute hysteresis, then every per-frame output (CSV, MOT, landmarks), in frame order.
+/// Serial stage, in frame order: the tracker (ending every track at a shot cut), forecasts for the
+/// reader's scheduler, the look-ahead window that decides what is written, then smoothing,
+/// per-track decisions such as attribute hysteresis, statistics and every per-frame output (CSV,
+/// MOT, landmarks). Frames leave the stage `lookahead` frames after they came in, and the rest at
+/// the end of the input.
 final class TrackingStage: FrameStage {
     private let queue = DispatchQueue(label: "facetrack.track")
-    /// `@unchecked Sendable`: the tracker and the face processor are used on `queue` only.
-    private struct SerialParts: @unchecked Sendable {
-        let tracker: FaceTracker?
+    /// `@unchecked Sendable`: everything in it is used on `queue` only.
+    private final class Serial: @unchecked Sendable {
+        let tracker: Tracker?
         let faceProcessor: TrackedFaceProcessor?
         let outputs: [FrameOutput]
+        var buffer: LookaheadBuffer<FrameJob>
+        var smoothing: TrackSmoothing?
+        var statistics = TrackStatistics()
+        var accepted = 0
+        var expected: Int?
+
+        init(tracker: Tracker?, faceProcessor: TrackedFaceProcessor?, outputs: [FrameOutput], lookahead: Int, smoothing: TrackSmoothing?) {
+            self.tracker = tracker
+            self.faceProcessor = faceProcessor
+            self.outputs = outputs
+            buffer = LookaheadBuffer(depth: lookahead)
+            self.smoothing = smoothing
+        }
     }
-    private let parts: SerialParts
+    private let serial: Serial
+    private let board: ForecastBoard?
     private let state: RunState
     private let next: FrameStage
+    /// The statistics of the rows written, read after the run.
+    let statistics = Mutex(TrackStatistics())
 
-    init(tracker: FaceTracker?, faceProcessor: TrackedFaceProcessor?, outputs: [FrameOutput], state: RunState,
-         next: FrameStage) {
-        parts = SerialParts(tracker: tracker, faceProcessor: faceProcessor, outputs: outputs)
+    /// `smoothing` fills the drawn copy of each written row; `board` receives the tracker's
+    /// forecasts (adaptive detection).
+    init(tracker: Tracker?, faceProcessor: TrackedFaceProcessor?, outputs: [FrameOutput], lookahead: Int,
+         smoothing: TrackSmoothing?, board: ForecastBoard?, state: RunState, next: FrameStage) {
+        serial = Serial(tracker: tracker, faceProcessor: faceProcessor, outputs: outputs, lookahead: lookahead,
+                        smoothing: smoothing)
+        self.board = board
         self.state = state
         self.next = next
     }
 
     func accept(_ job: FrameJob) {
         queue.async { [self] in
-            state.attempt { try track(job) }
-            next.accept(job)
+            var rows: [TrackedFace] = []
+            state.attempt { rows = track(job) }
+            if let board { board.post(after: job.index, serial.tracker?.forecast(steps: board.lag) ?? []) }
+            serial.accepted += 1
+            for out in serial.buffer.push(frame: job.index, time: job.time, rows: rows, payload: job) { write(out) }
+            flushIfComplete()
         }
     }
 
-    private func track(_ job: FrameJob) throws {
-        if let tracker = parts.tracker {
-            job.faces = tracker.update(frame: job.index, time: job.time, detections: job.detections)
-        } else {
-            job.faces = (job.detections ?? []).map { TrackedFace(observation: $0, trackID: nil) }
+    /// Tells the stage how many frames the input had; the frames still held go out once all came in.
+    func endOfInput(frames: Int) {
+        queue.async { [self] in
+            serial.expected = frames
+            flushIfComplete()
         }
-        parts.faceProcessor?.process(&job.faces, frame: job.index)
-        state.addFaces(job.faces.count)
-        for output in parts.outputs { try output.write(frame: job.index, time: job.time, faces: job.faces) }
+    }
+
+    private func flushIfComplete() {
+        guard let expected = serial.expected, serial.accepted == expected else { return }
+        for out in serial.buffer.flush() { write(out) }
+        statistics.withLock { $0 = serial.statistics }
+        serial.expected = nil
+    }
+
+    /// The tracker's rows for one frame (all of them: the look-ahead decides what is written).
+    private func track(_ job: FrameJob) -> [TrackedFace] {
+        guard let tracker = serial.tracker else {
+            return (job.detections ?? []).map { TrackedFace(observation: $0, trackID: nil) }
+        }
+        guard let plan = job.plan else { return tracker.update(frame: job.index, time: job.time, detections: job.detections) }
+        if plan.isCut { tracker.endAllTracks() }
+        return tracker.update(frame: job.index, time: job.time, detections: job.detections, coverage: plan.covers)
+    }
+
+    /// Finishes a frame leaving the look-ahead window and hands it on.
+    private func write(_ out: LookaheadBuffer<FrameJob>.Frame) {
+        let job = out.payload
+        job.faces = serial.tracker == nil ? out.faces + out.hidden : out.faces
+        job.hidden = serial.tracker == nil ? [] : out.hidden
+        state.attempt {
+            serial.smoothing?.smooth(&job.faces, frame: job.index, time: job.time)
+            serial.faceProcessor?.process(&job.faces, frame: job.index)
+            serial.statistics.add(frame: job.index, time: job.time, rows: job.faces)
+            state.addFaces(job.faces.count)
+            for output in serial.outputs { try output.write(frame: job.index, time: job.time, faces: job.faces) }
+        }
+        next.accept(job)
     }
 }

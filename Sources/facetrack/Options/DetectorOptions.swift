@@ -16,8 +16,20 @@ struct DetectorOptions: OptionGroup {
         }
         return variant
     }
-    static let threshold = Option<Double>.number("--threshold", in: 0...1,
-                                                 help: "minimum confidence, 0 to 1 (default: the detector's own)")
+    static let threshold = Option<Double>.number(
+        "--threshold", in: 0...1,
+        help: "confidence a face needs to be reported, anonymised or to continue a track (default: the detector's own)")
+    static let detection = Option(
+        "--detection", "MODE",
+        help: """
+        adaptive (default): the whole frame on keyframes, a crop around each tracked face every frame, full-
+        resolution tiles in turn; full: the whole frame at --input-size on every --detect-every-th frame
+        """) { text in
+        guard let mode = DetectionMode(rawValue: text) else {
+            throw InvalidValue(expected: "choose from \(DetectionMode.allCases.map(\.rawValue).joined(separator: ", "))")
+        }
+        return mode
+    }
     static let minFaceSize = Option<Double>.number("--min-face-size", "PX", in: 0...100_000,
                                                    help: "drop faces whose shorter side is below PX pixels (default 0)")
     static let maxFaces = Option<Int>.number("--max-faces", in: 1...10_000, help: "keep the N most confident faces per frame")
@@ -28,8 +40,8 @@ struct DetectorOptions: OptionGroup {
         help: "longer side fed to networks that accept any size (centerface: \(CenterFaceSettings().inputSize))")
     static let cascade = Option.text("--cascade", "FILE", help: "cascade XML for the haar detector")
 
-    static let options = [detector.spec, accuracy.spec, model.spec, threshold.spec, minFaceSize.spec, maxFaces.spec,
-                          models.spec, inputSize.spec, cascade.spec]
+    static let options = [detector.spec, accuracy.spec, model.spec, detection.spec, threshold.spec, minFaceSize.spec,
+                          maxFaces.spec, models.spec, inputSize.spec, cascade.spec]
 
     /// The settings (`detectEvery` stays at 1: it is a tracking option).
     let settings: DetectionSettings
@@ -54,6 +66,6 @@ struct DetectorOptions: OptionGroup {
         settings = DetectionSettings(
             detector: kind, threshold: try arguments.value(Self.threshold),
             minFaceSize: try arguments.value(Self.minFaceSize) ?? 0, maxFaces: try arguments.value(Self.maxFaces),
-            models: ModelLocator(explicitDirectory: try arguments.value(Self.models)))
+            mode: try arguments.value(Self.detection) ?? .adaptive, models: ModelLocator(explicitDirectory: try arguments.value(Self.models)))
     }
 }
