@@ -89,19 +89,23 @@ def crossing_clip():
     return dict(name="crossing", size=(640, 360), times=times, at=at, rate=25)
 
 
-def exit_return_clip():
-    times = [i / 25 for i in range(100)]
+def exit_return(name, frames, back_at):
+    """The astronaut's head out to the right by 1.2 s, out of sight until back_at, back at the start 1.8 s later."""
+    times = [i / 25 for i in range(frames)]
 
     def at(t):
-        # Out to the right by t = 1.2 s, out of sight until 2.2 s, back to the start by 4 s.
         if t < 1.2:
             x = 250 + 450 * ease(t / 1.2)
-        elif t < 2.2:
+        elif t < back_at:
             x = 700
         else:
-            x = 700 - 450 * ease((t - 2.2) / 1.8)
+            x = 700 - 450 * ease((t - back_at) / 1.8)
         return [Placement(*ASTRONAUT_HEAD, 0.6, x, 110, 1)]
-    return dict(name="exit-return", size=(640, 360), times=times, at=at, rate=25)
+    return dict(name=name, size=(640, 360), times=times, at=at, rate=25)
+
+
+def exit_return_clip():
+    return exit_return("exit-return", 100, 2.2)
 
 
 def no_face_clip():
@@ -141,19 +145,9 @@ def small_face_clip():
 
 
 def exit_return_long_clip():
-    times = [i / 25 for i in range(150)]
-
-    def at(t):
-        # As exit-return, but parked outside the frame from 1.2 s to 3.7 s: less than half of the face is
-        # in it from frame 19 to 109 (3.6 s), far longer than the default --max-age (1 s).
-        if t < 1.2:
-            x = 250 + 450 * ease(t / 1.2)
-        elif t < 3.7:
-            x = 700
-        else:
-            x = 700 - 450 * ease((t - 3.7) / 1.8)
-        return [Placement(*ASTRONAUT_HEAD, 0.6, x, 110, 1)]
-    return dict(name="exit-return-long", size=(640, 360), times=times, at=at, rate=25)
+    # Out of sight until 3.7 s: less than half of the face is in the frame from frame 19 to 109 (3.6 s),
+    # far longer than the default --max-age (1 s).
+    return exit_return("exit-return-long", 150, 3.7)
 
 
 def face_at(photo, crop, height, cx, cy, track_id, mirror=False, tint=None):
