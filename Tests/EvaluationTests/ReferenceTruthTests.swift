@@ -7,7 +7,8 @@ import XCTest
 final class ReferenceTruthTests: XCTestCase {
     private let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
         .deletingLastPathComponent()
-    private let clips = ["zoom", "crossing", "exit-return", "no-face", "portrait-rotated", "vfr", "hd-small-face"]
+    private let clips = ["zoom", "crossing", "exit-return", "no-face", "portrait-rotated", "vfr", "hd-small-face",
+                         "exit-return-long", "cut-aba", "crowd-hd"]
 
     func testRegeneratedTruthIsByteIdentical() throws {
         let folder = try TemporaryFolder()
@@ -21,6 +22,24 @@ final class ReferenceTruthTests: XCTestCase {
             XCTAssertEqual(committed, regenerated, "\(name) differs from what scripts/reference_clips.py computes")
         }
         XCTAssertEqual(Set(folder.contents()), Set(clips.map { $0 + ".truth.csv" }), "every generated clip is checked")
+    }
+
+    /// crowd-hd keeps what it was made for: 8 to 12 people, faces 24 to 160 px high (within rounding), some
+    /// hidden for a while (behind a pillar or a nearer person) and back under the same ID.
+    func testCrowdTruthHasManyPeopleAtManySizesWithOcclusions() throws {
+        let truth = try TrackTable.load(path: root.appendingPathComponent("samples/crowd-hd.truth.csv").path, requireIDs: true)
+        let people = Dictionary(grouping: truth.rows, by: { $0.trackID ?? 0 })
+        XCTAssertTrue((8...12).contains(people.count), "\(people.count) people")
+        let heights = truth.rows.map(\.box.height)
+        XCTAssertGreaterThanOrEqual(heights.min() ?? 0, 24)
+        XCTAssertLessThanOrEqual(heights.max() ?? .infinity, 161)
+        XCTAssertLessThan(heights.min() ?? 0, 30, "small far faces")
+        XCTAssertGreaterThan(heights.max() ?? 0, 140, "large near faces")
+        let hidden = people.values.filter { rows in
+            let frames = rows.map(\.frame).sorted()
+            return zip(frames, frames.dropFirst()).contains { $1 - $0 > 3 }
+        }
+        XCTAssertGreaterThanOrEqual(hidden.count, 4, "people hidden for a while and seen again")
     }
 
     func testEveryTruthScoresPerfectlyAgainstItself() throws {
