@@ -340,7 +340,10 @@ def truth_rows(clip, photos):
             if cx1 <= cx0 or cy1 <= cy0:
                 continue
             seen = (cx1 - cx0) * (cy1 - cy0) - covered_area((cx0, cy0, cx1, cy1), later)
-            if seen < 0.5 * (x1 - x0) * (y1 - y0):
+            if seen < 0.5 * abs((x1 - x0) * (y1 - y0)):
+                # Mostly hidden or out of the picture: neither a miss nor a false positive.
+                rows.append([str(frame), fixed(t, 6), str(p.track_id), fixed(cx0, 2), fixed(cy0, 2),
+                             fixed(cx1 - cx0, 2), fixed(cy1 - cy0, 2), "1.0000"] + [""] * 11 + ["ignore"])
                 continue
             eyes = []
             # Mirrored, the photo's right eye is on the image's left.

@@ -29,10 +29,11 @@ public struct Evaluator: Sendable {
                                              reason: "frame \(frame) is at \(time) s, the truth's frame \(frame) at \(expected) s")
             }
         }
+        let matcher = FrameMatcher(threshold: iouThreshold)
+        let (truth, prediction) = withoutIgnored(truth: truth, prediction: prediction, matcher: matcher)
         let truthByFrame = truth.rowsByFrame()
         let predictionByFrame = prediction.rowsByFrame()
         let frames = truth.frames.sorted()
-        let matcher = FrameMatcher(threshold: iouThreshold)
 
         var detection = DetectionMetrics()
         for frame in frames {
@@ -53,6 +54,30 @@ public struct Evaluator: Sendable {
                                 predictedFaces: prediction.rows.count,
                                 untrackedPredictions: prediction.rows.filter { $0.trackID == nil }.count,
                                 detection: detection, tracking: tracking)
+    }
+
+    /// The truth without its ignored faces, and the prediction without the faces that match no
+    /// counted truth face but lie on an ignored one (IoU 0.3, or 60% of the predicted box inside it).
+    private func withoutIgnored(truth: TrackTable, prediction: TrackTable, matcher: FrameMatcher) -> (TrackTable, TrackTable) {
+        guard truth.rows.contains(where: \.ignored) else { return (truth, prediction) }
+        let counted = truth.rows.filter { !$0.ignored }
+        let countedByFrame = Dictionary(grouping: counted, by: \.frame)
+        let ignoredByFrame = Dictionary(grouping: truth.rows.filter(\.ignored), by: \.frame)
+        var kept: [TrackRow] = []
+        for (frame, rows) in prediction.rowsByFrame() {
+            guard let ignored = ignoredByFrame[frame] else { kept += rows; continue }
+            let matched = Set(matcher.match((countedByFrame[frame] ?? []).map(\.box), rows.map(\.box)).map(\.prediction))
+            for (i, row) in rows.enumerated() {
+                let onIgnored = ignored.contains { face in
+                    row.box.iou(face.box) >= 0.3 || row.box.intersection(face.box).area >= 0.6 * row.box.area
+                }
+                if matched.contains(i) || !onIgnored { kept.append(row) }
+            }
+        }
+        kept.sort { $0.line < $1.line }
+        return (TrackTable(path: truth.path, rows: counted, frames: truth.frames, firstLine: truth.firstLine, times: truth.times),
+                TrackTable(path: prediction.path, rows: kept, frames: prediction.frames, firstLine: prediction.firstLine,
+                           times: prediction.times))
     }
 
     private func trackingMetrics(frames: [Int], truth: [Int: [TrackRow]], prediction: [Int: [TrackRow]],

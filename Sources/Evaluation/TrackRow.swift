@@ -16,10 +16,13 @@ public struct TrackRow: Sendable, Equatable {
     public var rightEye: Point?
     /// The 1-based line of the file it came from (0 when made in code).
     public var line: Int
+    /// A truth face no evaluation should count (source `ignore`: mostly hidden or out of the
+    /// picture): predictions on it are neither matches nor false positives, and missing it is no miss.
+    public var ignored: Bool
 
     /// Creates a row.
     public init(frame: Int, trackID: Int?, box: Rect, confidence: Double = 1, leftEye: Point? = nil,
-                rightEye: Point? = nil, line: Int = 0) {
+                rightEye: Point? = nil, line: Int = 0, ignored: Bool = false) {
         self.frame = frame
         self.trackID = trackID
         self.box = box
@@ -27,5 +30,6 @@ public struct TrackRow: Sendable, Equatable {
         self.leftEye = leftEye
         self.rightEye = rightEye
         self.line = line
+        self.ignored = ignored
     }
 }

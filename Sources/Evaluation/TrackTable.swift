@@ -4,7 +4,8 @@ import Foundation
 /// The faces of a tracks CSV (as `facetrack process --csv` writes) or a truth CSV, grouped by frame.
 ///
 /// Required columns: frame, track_id, x, y, width, height, confidence; the eye columns are read
-/// when present; others are ignored. A row whose box fields are all empty lists a frame without
+/// when present, and a `source` of `ignore` marks a truth face no evaluation counts; other
+/// columns are ignored. A row whose box fields are all empty lists a frame without
 /// faces (truth files list every frame of a clip that way).
 public struct TrackTable: Sendable {
     /// The file it was read from (for messages).
@@ -99,7 +100,8 @@ public struct TrackTable: Sendable {
             let confidence = try reader.double("confidence") ?? 1
             rows.append(TrackRow(frame: frame, trackID: trackID, box: Rect(x: x, y: y, width: width, height: height),
                                  confidence: confidence, leftEye: try reader.point("left_eye"),
-                                 rightEye: try reader.point("right_eye"), line: number))
+                                 rightEye: try reader.point("right_eye"), line: number,
+                                 ignored: reader.text("source") == "ignore"))
         }
         return TrackTable(path: path, rows: rows, frames: frames, firstLine: firstLine, times: times)
     }

@@ -123,16 +123,33 @@ extension BGRAImage {
         guard !isEmpty, !target.isEmpty, region.isValid else { return }
         let stepX = region.width / Double(target.width), stepY = region.height / Double(target.height)
         let block = max(1, Int(min(stepX, stepY)))
+        // Per target column: the source byte offsets and the weight (of 256) of the right one.
+        var left = [Int](repeating: 0, count: target.width), right = left, weight = left
+        for tx in 0..<target.width {
+            let sx = region.x + (Double(tx) + 0.5) * stepX - 0.5
+            let x0 = block >= 2 ? Int((sx - Double(block - 1) / 2).rounded()) : Int(sx.rounded(.down))
+            left[tx] = x0
+            right[tx] = min(max(x0 + 1, 0), width - 1) * 4
+            weight[tx] = block >= 2 ? 0 : Int(((sx - Double(x0)) * 256).rounded())
+            if block < 2 { left[tx] = min(max(x0, 0), width - 1) * 4 }
+        }
         for ty in 0..<target.height {
             let out = target.row(ty)
             let sy = region.y + (Double(ty) + 0.5) * stepY - 0.5
-            for tx in 0..<target.width {
-                let sx = region.x + (Double(tx) + 0.5) * stepX - 0.5
-                let pixel = out + tx * 4
-                if block >= 2 {
-                    meanOfBlock(centerX: sx, centerY: sy, side: block, into: pixel)
-                } else {
-                    bilinear(x: sx, y: sy, into: pixel)
+            if block >= 2 {
+                let y0 = Int((sy - Double(block - 1) / 2).rounded())
+                meanOfBlocks(rows: y0..<(y0 + block), columns: left, side: block, into: out, count: target.width)
+            } else {
+                let y0 = Int(sy.rounded(.down))
+                let wy = Int(((sy - Double(y0)) * 256).rounded())
+                let top = clampedRow(y0), bottom = clampedRow(y0 + 1)
+                for tx in 0..<target.width {
+                    let l = left[tx], r = right[tx], wx = weight[tx]
+                    for c in 0..<4 {
+                        let upper = Int(top[l + c]) * (256 - wx) + Int(top[r + c]) * wx
+                        let lower = Int(bottom[l + c]) * (256 - wx) + Int(bottom[r + c]) * wx
+                        out[tx * 4 + c] = UInt8((upper * (256 - wy) + lower * wy + 32768) >> 16)
+                    }
                 }
             }
         }
@@ -142,32 +159,22 @@ extension BGRAImage {
     @inline(__always)
     private func clampedRow(_ y: Int) -> UnsafeMutablePointer<UInt8> { row(min(max(y, 0), height - 1)) }
 
-    @inline(__always)
-    private func bilinear(x: Double, y: Double, into pixel: UnsafeMutablePointer<UInt8>) {
-        let x0 = Int(x.rounded(.down)), y0 = Int(y.rounded(.down))
-        let wx = Float(x - Double(x0)), wy = Float(y - Double(y0))
-        let left = min(max(x0, 0), width - 1) * 4, right = min(max(x0 + 1, 0), width - 1) * 4
-        let top = clampedRow(y0), bottom = clampedRow(y0 + 1)
-        for c in 0..<4 {
-            let upper = Float(top[left + c]) + (Float(top[right + c]) - Float(top[left + c])) * wx
-            let lower = Float(bottom[left + c]) + (Float(bottom[right + c]) - Float(bottom[left + c])) * wx
-            pixel[c] = UInt8(min(255, max(0, (upper + (lower - upper) * wy).rounded())))
-        }
-    }
-
-    @inline(__always)
-    private func meanOfBlock(centerX: Double, centerY: Double, side: Int, into pixel: UnsafeMutablePointer<UInt8>) {
-        let x0 = Int((centerX - Double(side - 1) / 2).rounded()), y0 = Int((centerY - Double(side - 1) / 2).rounded())
-        var sums: (UInt32, UInt32, UInt32, UInt32) = (0, 0, 0, 0)
-        for y in y0..<(y0 + side) {
-            let line = clampedRow(y)
-            for x in x0..<(x0 + side) {
-                let p = line + min(max(x, 0), width - 1) * 4
-                sums.0 += UInt32(p[0]); sums.1 += UInt32(p[1]); sums.2 += UInt32(p[2]); sums.3 += UInt32(p[3])
-            }
-        }
+    /// One target row of block means: for each column, the mean of the `side` x `side` source
+    /// pixels from column `columns[i]` over `rows`.
+    private func meanOfBlocks(rows: Range<Int>, columns: [Int], side: Int, into out: UnsafeMutablePointer<UInt8>, count: Int) {
         let area = UInt32(side * side)
-        pixel[0] = UInt8((sums.0 + area / 2) / area); pixel[1] = UInt8((sums.1 + area / 2) / area)
-        pixel[2] = UInt8((sums.2 + area / 2) / area); pixel[3] = UInt8((sums.3 + area / 2) / area)
+        for tx in 0..<count {
+            var b: UInt32 = 0, g: UInt32 = 0, r: UInt32 = 0, a: UInt32 = 0
+            for y in rows {
+                let line = clampedRow(y)
+                for x in columns[tx]..<(columns[tx] + side) {
+                    let p = line + min(max(x, 0), width - 1) * 4
+                    b += UInt32(p[0]); g += UInt32(p[1]); r += UInt32(p[2]); a += UInt32(p[3])
+                }
+            }
+            let o = out + tx * 4
+            o[0] = UInt8((b + area / 2) / area); o[1] = UInt8((g + area / 2) / area)
+            o[2] = UInt8((r + area / 2) / area); o[3] = UInt8((a + area / 2) / area)
+        }
     }
 }

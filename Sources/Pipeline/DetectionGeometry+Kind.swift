@@ -9,7 +9,7 @@ extension DetectorKind {
             // Crops of 128 px put a face at about 50 px in the network; tiles have the base pass's
             // width and a height that covers 1080 lines in three rows.
             let side = settings.inputSize
-            return DetectionGeometry(baseLongSide: side, cropSide: 128, tileWidth: side,
+            return DetectionGeometry(baseLongSide: side, cropSide: 96, tileWidth: side,
                                      tileHeight: max(32, (side * 13 / 20 + 31) / 32 * 32), reliableFaceSize: 24)
         case .blazeface(let settings):
             // The network letterboxes every picture to its square input; tiles of half-resolution

@@ -95,7 +95,12 @@ public struct FaceTrackJob: Sendable {
         let demuxer = try Demuxer(path: input)
         let inputs = [input]
         let threshold = detection.effectiveThreshold
-        let lookahead = max(tracking.minHits + 2, detection.detectEvery + 1)
+        // The look-ahead window: long enough to confirm a track from its first detection (or to
+        // cover --detect-every), and with adaptive detection half a second more, the time within
+        // which a face missed by the whole-frame passes is found and looked for backwards.
+        let fps = demuxer.framesPerSecond ?? 30
+        let lookBack = detection.mode == .adaptive ? Int((fps / 2).rounded()) : 0
+        let lookahead = max(tracking.minHits + 2, detection.detectEvery + 1) + lookBack
         var trackerConfiguration = tracking.configuration(framesPerSecond: demuxer.framesPerSecond, threshold: threshold,
                                                           defaultTrackThreshold: detection.detector.defaultTrackThreshold)
         // Predictions are reported for as long as the look-ahead can confirm them; rows are
@@ -118,7 +123,7 @@ public struct FaceTrackJob: Sendable {
         let detectorThreshold = tracking.detectorThreshold(reportingAt: threshold)
         parts.detectorFactory = { try detection.makeDetector(threshold: detectorThreshold) }
         if detection.mode == .adaptive, let geometry = detection.detector.geometry {
-            parts.planning = (geometry, SchedulerConfiguration(framesPerSecond: demuxer.framesPerSecond ?? 30))
+            parts.planning = (geometry, SchedulerConfiguration(framesPerSecond: fps))
         }
         if analysesFaces {
             let attributes = self.attributes

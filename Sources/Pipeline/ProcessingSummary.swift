@@ -26,6 +26,8 @@ public struct ProcessingSummary: Sendable {
     public var detectionPasses = DetectionPassCounts()
     /// Crops or tiles the detector failed on, replaced by a whole-frame pass.
     public var fallbacks = 0
+    /// Shot cuts found (adaptive detection): every track ends at one.
+    public var shotCuts = 0
 
     /// Creates an empty summary.
     public init() {}

@@ -80,6 +80,9 @@ final class VideoProcessor {
         // Frame n is planned from the tracks after frame n - lanes: the lanes stay busy and the
         // plan does not depend on timing.
         let board = parts.planning.map { _ in ForecastBoard(lag: lanes.count) }
+        let backfill = try parts.planning.flatMap { planning in
+            try parts.detectorFactory?().map { Backfill(detector: $0, geometry: planning.geometry, pool: pool) }
+        }
         var planner = parts.planning.map { DetectionPlanner(geometry: $0.geometry, configuration: $0.configuration, board: board!) }
 
         // The stages, built back to front.
@@ -93,8 +96,8 @@ final class VideoProcessor {
                         state: state)
         } ?? finish
         let track = TrackingStage(tracker: parts.tracker, faceProcessor: parts.faceProcessor, outputs: parts.outputs,
-                                  lookahead: parts.lookahead, smoothing: parts.smoothing, board: board, state: state,
-                                  next: render)
+                                  lookahead: parts.lookahead, smoothing: parts.smoothing, board: board, backfill: backfill,
+                                  state: state, next: render)
         let analyse = AnalysisStage(lanes: lanes, detection: parts.detection, pool: pool, state: state, next: track)
 
         var reader = FrameReader(demuxer: demuxer, decoder: decoder)
@@ -128,6 +131,7 @@ final class VideoProcessor {
         let passes = analyse.counts.withLock { $0 }
         summary.detectionPasses = DetectionPassCounts(full: passes.full, crops: passes.crops, tiles: passes.tiles)
         summary.fallbacks = passes.fallbacks
+        summary.shotCuts = planner?.cutCount ?? 0
         summary.seconds = Date().timeIntervalSince(started)
         summary.damagedPackets = decoder.damagedPackets + (encode?.damagedAudioPackets ?? 0)
         if summary.readError == nil, !state.stopRequested, let ended = demuxer.endedEarly(framesRead: reader.frameCount) {

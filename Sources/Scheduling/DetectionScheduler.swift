@@ -41,6 +41,26 @@ public struct ScheduledPass: Sendable, Equatable {
     }
 }
 
+extension ScheduledPass {
+    /// A square crop `cropFactor` times the face's longer side around `box`'s centre, moved inside
+    /// the frame where it can be (never shrunk), at the detector's crop size.
+    public static func crop(around box: Rect, serial: Int, frameWidth: Int, frameHeight: Int,
+                            geometry: DetectionGeometry) -> ScheduledPass {
+        let side = max(box.width, box.height) * geometry.cropFactor
+        let w = min(side, Double(frameWidth)), h = min(side, Double(frameHeight))
+        let x = min(max(box.center.x - w / 2, 0), Double(frameWidth) - w)
+        let y = min(max(box.center.y - h / 2, 0), Double(frameHeight) - h)
+        // Never enlarged (a small face is seen at its own size, at a fraction of the cost); a crop
+        // clipped by the frame keeps the picture's aspect equal to the region's.
+        let longer = max(w, h)
+        let pictureSide = min(Double(geometry.cropSide), longer)
+        let pictureWidth = max(32, Int((pictureSide * w / longer / 32).rounded()) * 32)
+        let pictureHeight = max(32, Int((pictureSide * h / longer / 32).rounded()) * 32)
+        return ScheduledPass(kind: .crop(serial: serial), region: Rect(x: x, y: y, width: w, height: h),
+                             pictureWidth: pictureWidth, pictureHeight: pictureHeight)
+    }
+}
+
 /// What to run on one frame.
 public struct FramePlan: Sendable, Equatable {
     /// The passes, whole-frame pass first, then crops by track, then a tile.
@@ -71,6 +91,8 @@ public struct FramePlan: Sendable, Equatable {
 public struct SchedulerConfiguration: Sendable, Equatable {
     /// Longest run of frames without a whole-frame pass while every track is steady.
     public var maxKeyframeInterval: Int
+    /// Frames between whole-frame passes while a track is tentative or just missed.
+    public var uncertainKeyframeInterval: Int
     /// Longest run of frames between two tiles when no small face is in sight.
     public var maxTilePeriod: Int
     /// Frames between two tiles while small faces are in sight (or after a cut).
@@ -88,7 +110,8 @@ public struct SchedulerConfiguration: Sendable, Equatable {
         let fps = framesPerSecond.isFinite && framesPerSecond > 0 ? framesPerSecond : 30
         maxKeyframeInterval = max(2, Int((fps / 4).rounded()))
         maxTilePeriod = max(2, Int((fps / 3).rounded()))
-        smallFaceTilePeriod = 1
+        uncertainKeyframeInterval = 2
+        smallFaceTilePeriod = 3
         cropMissedRuns = 3
         tileOverlap = 64
     }
@@ -149,16 +172,24 @@ public struct DetectionScheduler: Sendable {
         plan.frameWidth = width
         plan.frameHeight = height
         let live = cut ? [] : forecasts.filter { isInFrame($0.box) }
-        let uncertain = stale || live.contains { $0.id == nil || (1...configuration.cropMissedRuns).contains($0.missedRuns) }
+        let uncertain = live.contains { $0.id == nil || (1...configuration.cropMissedRuns).contains($0.missedRuns) }
         if cut { fastTilesLeft = tiles.regions.count }
-        let keyframe = cut || uncertain || framesSinceKeyframe + 1 >= keyframeInterval
+        let keyframe = cut || stale || framesSinceKeyframe + 1 >= keyframeInterval
         if keyframe {
             plan.passes.append(ScheduledPass(kind: .full, region: Rect(x: 0, y: 0, width: Double(width), height: Double(height)),
                                              pictureWidth: width, pictureHeight: height, scale: baseScale))
-            keyframeInterval = cut || uncertain ? 1 : min(configuration.maxKeyframeInterval, keyframeInterval * 2)
             framesSinceKeyframe = 0
         } else {
             framesSinceKeyframe += 1
+        }
+        // Uncertain tracks (tentative, or just missed) bring keyframes back to every other frame;
+        // while all are steady the interval doubles up to the longest.
+        if cut || stale {
+            keyframeInterval = 1
+        } else if uncertain {
+            keyframeInterval = configuration.uncertainKeyframeInterval
+        } else if keyframe {
+            keyframeInterval = min(configuration.maxKeyframeInterval, keyframeInterval * 2)
         }
         for track in live where track.missedRuns <= configuration.cropMissedRuns {
             if keyframe && max(track.box.width, track.box.height) * baseScale >= 2 * geometry.reliableFaceSize { continue }
@@ -183,19 +214,8 @@ public struct DetectionScheduler: Sendable {
                              pictureWidth: geometry.tileWidth, pictureHeight: geometry.tileHeight)
     }
 
-    /// A square crop `cropFactor` times the face's longer side around its forecast centre, moved
-    /// inside the frame where it can be (never shrunk), at the detector's crop size.
     private func crop(around track: TrackForecast) -> ScheduledPass {
-        let side = max(track.box.width, track.box.height) * geometry.cropFactor
-        let w = min(side, Double(width)), h = min(side, Double(height))
-        let x = min(max(track.box.center.x - w / 2, 0), Double(width) - w)
-        let y = min(max(track.box.center.y - h / 2, 0), Double(height) - h)
-        // A crop clipped by the frame keeps the picture's aspect equal to the region's.
-        let longer = max(w, h)
-        let pictureWidth = max(32, Int((Double(geometry.cropSide) * w / longer / 32).rounded()) * 32)
-        let pictureHeight = max(32, Int((Double(geometry.cropSide) * h / longer / 32).rounded()) * 32)
-        return ScheduledPass(kind: .crop(serial: track.serial), region: Rect(x: x, y: y, width: w, height: h),
-                             pictureWidth: pictureWidth, pictureHeight: pictureHeight)
+        ScheduledPass.crop(around: track.box, serial: track.serial, frameWidth: width, frameHeight: height, geometry: geometry)
     }
 
     /// True when at least half of the box lies inside the frame.

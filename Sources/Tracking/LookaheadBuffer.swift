@@ -52,6 +52,58 @@ package struct LookaheadBuffer<Payload> {
         return out
     }
 
+    /// Looks for a newly confirmed track on the held frames before its first detection, frame by
+    /// frame backwards while it is found: an offline tool can recover the frames a face was in the
+    /// picture before the detector first noticed it (too small for a whole-frame pass until a tile
+    /// or a keyframe came by). `find` gets a held frame's payload and the box expected there (the
+    /// track's first box, moved back at its early speed) and returns the face it finds, if any.
+    /// The search stops at the first frame where nothing is found, where the face found is
+    /// another confirmed track's (IoU over 0.4), or after a frame for which `startsShot` is true (nothing
+    /// before a cut belongs to a track after it). Returns how many frames were recovered.
+    @discardableResult
+    package mutating func extendBackward(serial: Int, startsShot: (Payload) -> Bool,
+                                         find: (Payload, Rect) -> FaceObservation?) -> Int {
+        var detected: [(held: Int, box: Rect)] = []
+        for f in held.indices {
+            if let row = held[f].faces.first(where: { $0.trackSerial == serial && $0.source.isDetection }) {
+                detected.append((f, row.observation.bounds))
+                if detected.count == 2 { break }
+            }
+        }
+        guard let first = detected.first, first.held > 0 else { return 0 }
+        // Pixels per frame, from the first two detections (none when there is only one).
+        var velocity = (dx: 0.0, dy: 0.0)
+        if detected.count == 2 {
+            let frames = Double(held[detected[1].held].frame - held[first.held].frame)
+            velocity = ((detected[1].box.center.x - first.box.center.x) / frames,
+                        (detected[1].box.center.y - first.box.center.y) / frames)
+        }
+        var box = first.box
+        var recovered = 0
+        for f in stride(from: first.held - 1, through: 0, by: -1) {
+            guard !startsShot(held[f + 1].payload), !held[f].faces.contains(where: { $0.trackSerial == serial }) else { break }
+            let expected = Rect(centerX: box.center.x - velocity.dx, centerY: box.center.y - velocity.dy,
+                                width: box.width, height: box.height)
+            guard let found = find(held[f].payload, expected),
+                  !held[f].faces.contains(where: { row in
+                      (row.trackID ?? ids[row.trackSerial]) != nil && row.observation.bounds.iou(found.bounds) > 0.4
+                  })
+            else { break }
+            var row = TrackedFace(observation: found, trackID: ids[serial], source: found.source)
+            row.trackSerial = serial
+            held[f].faces.append(row)
+            box = found.bounds
+            recovered += 1
+        }
+        if recovered > 0 { lastDetected[serial] = max(lastDetected[serial] ?? .min, held[first.held].frame) }
+        return recovered
+    }
+
+    /// Gives track `serial` its ID (a track confirmed after its last row, at the end of the input).
+    package mutating func assign(id: Int, to serial: Int) {
+        ids[serial] = id
+    }
+
     /// Every frame still held, in order (at the end of the video).
     package mutating func flush() -> [Frame] {
         defer { held.removeAll() }
@@ -72,6 +124,8 @@ package struct LookaheadBuffer<Payload> {
                 out.hidden.append(row)
             }
         }
+        // Rows added by `extendBackward` join the others in ID order.
+        out.faces.sort { ($0.trackID ?? .max) < ($1.trackID ?? .max) }
         return out
     }
 

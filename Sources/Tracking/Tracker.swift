@@ -86,6 +86,18 @@ public final class Tracker: FaceTracker {
         return rows
     }
 
+    /// At the end of the input: confirms the tentative tracks that were never missed (the video
+    /// ended before they could reach `minHits`; a one-frame input has only such tracks) and returns
+    /// their serials and new IDs.
+    package func confirmAtEnd() -> [(serial: Int, id: Int)] {
+        var confirmed: [(serial: Int, id: Int)] = []
+        for track in tracks where track.id == nil && track.missedRuns == 0 {
+            confirm(track)
+            confirmed.append((track.serial, track.id!))
+        }
+        return confirmed
+    }
+
     /// Ends every track at once (a shot cut): later faces start new tracks.
     public func endAllTracks() {
         tracks.removeAll()

@@ -70,6 +70,9 @@ enum ProcessCommand {
         if s.damagedPackets > 0 { text += ", \(s.damagedPackets) damaged packets skipped" }
         if s.corruptFrames > 0 { text += ", \(s.corruptFrames) corrupt frames" }
         if s.invalidDetections > 0 { text += ", \(s.invalidDetections) invalid detections dropped" }
+        let p = s.detectionPasses
+        if p.crops + p.tiles > 0 { text += ", detector passes: \(p.full) whole-frame, \(p.crops) crops, \(p.tiles) tiles" }
+        if s.shotCuts > 0 { text += ", \(s.shotCuts) shot cuts" }
         if s.fallbacks > 0 { text += ", \(s.fallbacks) crops or tiles redone as whole-frame passes" }
         return text
     }

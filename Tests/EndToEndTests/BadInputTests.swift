@@ -64,6 +64,11 @@ final class BadInputTests: XCTestCase {
         try assertRejected(input: clip, extra: ["--crf", "abc"], status: 2, mentions: "invalid value 'abc' for --crf")
         try assertRejected(input: clip, extra: ["--frobnicate"], status: 2, mentions: "unknown option '--frobnicate'")
         try assertRejected(input: clip, extra: ["--codec", "vp9"], status: 2, mentions: "invalid value 'vp9' for --codec")
+        try assertRejected(input: clip, extra: ["--detection", "smart"], status: 2, mentions: "invalid value 'smart' for --detection")
+        try assertRejected(input: clip, extra: ["--track-threshold", "1.5"], status: 2,
+                           mentions: "invalid value '1.5' for --track-threshold")
+        try assertRejected(input: clip, extra: ["--threshold", "0.6", "--track-threshold", "0.4"], status: 2,
+                           mentions: "--track-threshold")
     }
 
     /// An mp4 cut in half: decode what is there, warn, finish a valid output.

@@ -71,6 +71,24 @@ final class BGRAImageTests: XCTestCase {
         XCTAssertFalse(image.downscaled(by: 2) === half)
     }
 
+    func testResampleShrinksByBlockMeansAndEnlargesBilinearly() {
+        let image = BGRAImage(width: 8, height: 4)
+        for y in 0..<4 { for x in 0..<8 { image.setPixel(x: x, y: y, b: UInt8(x * 10), g: UInt8(y * 20), r: 200) } }
+        let half = BGRAImage(width: 4, height: 2)
+        image.resample(Rect(x: 0, y: 0, width: 8, height: 4), into: half)
+        XCTAssertEqual(half.pixel(x: 1, y: 1).b, 25, "mean of columns 2 and 3")
+        XCTAssertEqual(half.pixel(x: 1, y: 1).g, 50, "mean of rows 2 and 3")
+        let double = BGRAImage(width: 4, height: 4)
+        image.resample(Rect(x: 2, y: 0, width: 2, height: 4), into: double)
+        XCTAssertEqual(double.pixel(x: 0, y: 0).b, 18, "a quarter pixel before column 2's centre (pixel centres aligned)")
+        XCTAssertEqual(double.pixel(x: 1, y: 0).b, 23, "a quarter pixel after it")
+        XCTAssertEqual(double.pixel(x: 2, y: 0).b, 28)
+        let outside = BGRAImage(width: 2, height: 2)
+        image.resample(Rect(x: -4, y: -4, width: 2, height: 2), into: outside)
+        XCTAssertEqual(outside.pixel(x: 0, y: 0).b, 0, "beyond the edge repeats the edge")
+        XCTAssertEqual(outside.pixel(x: 1, y: 1).r, 200)
+    }
+
     func testRowsAreAligned() {
         let image = BGRAImage(width: 17, height: 3)
         XCTAssertEqual(image.bytesPerRow % 64, 0)

@@ -14,25 +14,12 @@ private final class FrameNumberDetector: FaceDetector {
     func detect(in image: BGRAImage) throws -> [FaceObservation] {
         // The fixture's frames are grey levels 0, 8, 16... so the level gives the frame number.
         let level = Double(image.pixel(x: image.width / 2, y: image.height / 2).g)
-        var faces = [FaceObservation(bounds: Rect(x: (level / 8).rounded(), y: 1, width: 4, height: 4), confidence: 0.9),
+        var faces = [FaceObservation(bounds: Rect(x: (level / 8).rounded(), y: 1, width: 30, height: 30), confidence: 0.9),
                      FaceObservation(bounds: Rect(x: 0, y: 0, width: 2, height: 2), confidence: 0.5),
                      FaceObservation(bounds: Rect(x: .nan, y: 0, width: 2, height: 2), confidence: 0.99)]
         faces.append(FaceObservation(bounds: Rect(x: 5, y: 5, width: -1, height: 2), confidence: 0.7))
         return faces
     }
-}
-
-/// Counts calls and checks they come in frame order with the detector's output.
-private final class RecordingTracker: FaceTracker {
-    var frames: [Int] = []
-    var detectedFrames: [Int] = []
-    func update(frame: Int, time: Double, detections: [FaceObservation]?) -> [TrackedFace] {
-        frames.append(frame)
-        if detections != nil { detectedFrames.append(frame) }
-        return (detections ?? []).map { TrackedFace(observation: $0, trackID: 1) }
-    }
-    var confirmedTrackCount: Int { 1 }
-    var longestTrackFrameCount: Int { frames.count }
 }
 
 final class VideoProcessorTests: XCTestCase {
@@ -48,19 +35,19 @@ final class VideoProcessorTests: XCTestCase {
         let folder = try TemporaryFolder()
         let clip = try makeRamp(folder)
         let csv = folder.file("tracks.csv")
-        let tracker = RecordingTracker()
         let writer = try TrackCSVWriter(path: csv)
         var parts = VideoProcessor.Parts(input: clip, demuxer: try Demuxer(path: clip), threads: 3)
         parts.detection = DetectionPlan(every: 1, maxFaces: 1)
         parts.detectorFactory = { FrameNumberDetector() }
-        parts.tracker = tracker
+        parts.tracker = Tracker(configuration: TrackerConfiguration(minHits: 1, highThreshold: 0.8))
+        parts.lookahead = 3
         parts.outputs = [writer]
         let summary = try VideoProcessor(parts).run()
         try writer.finish()
         XCTAssertEqual(summary.frames, 30)
         XCTAssertEqual(summary.faces, 30, "max-faces 1 keeps one face a frame")
         XCTAssertEqual(summary.invalidDetections, 60, "the NaN and the negative box of each frame")
-        XCTAssertEqual(tracker.frames, Array(0..<30))
+        XCTAssertEqual(summary.tracks, 1)
         let rows = try String(contentsOfFile: csv, encoding: .utf8).split(separator: "\n").dropFirst()
         let xs: [Substring] = rows.map { $0.split(separator: ",", omittingEmptySubsequences: false)[3] }
         XCTAssertEqual(xs.map(String.init), (0..<30).map { "\($0).00" }, "each row's box comes from its own frame")
@@ -69,14 +56,23 @@ final class VideoProcessorTests: XCTestCase {
     func testDetectEveryRunsTheDetectorOnEveryNthFrame() throws {
         let folder = try TemporaryFolder()
         let clip = try makeRamp(folder)
-        let tracker = RecordingTracker()
+        let csv = folder.file("tracks.csv")
+        let writer = try TrackCSVWriter(path: csv)
         var parts = VideoProcessor.Parts(input: clip, demuxer: try Demuxer(path: clip), threads: 2)
-        parts.detection = DetectionPlan(every: 4)
+        parts.detection = DetectionPlan(every: 4, maxFaces: 1)
         parts.detectorFactory = { FrameNumberDetector() }
-        parts.tracker = tracker
+        var configuration = TrackerConfiguration(minHits: 1, highThreshold: 0.8)
+        configuration.reportMissedFrames = 5
+        parts.tracker = Tracker(configuration: configuration)
+        parts.lookahead = 5
+        parts.outputs = [writer]
         _ = try VideoProcessor(parts).run()
-        XCTAssertEqual(tracker.frames.count, 30)
-        XCTAssertEqual(tracker.detectedFrames, Array(stride(from: 0, to: 30, by: 4)))
+        try writer.finish()
+        let rows = try String(contentsOfFile: csv, encoding: .utf8).split(separator: "\n").dropFirst()
+            .map { $0.split(separator: ",", omittingEmptySubsequences: false) }
+        XCTAssertEqual(rows.filter { $0[19] == "detected" }.map { Int($0[0])! }, Array(stride(from: 0, to: 30, by: 4)))
+        XCTAssertEqual(rows.filter { $0[19] == "predicted" }.map { Int($0[0])! }, (0..<28).filter { $0 % 4 != 0 },
+                       "frames between detections are predicted, and written because the face is found again")
     }
 
     func testDetectorErrorStopsTheRunAndLeavesNoOutput() throws {

@@ -23,7 +23,7 @@ final class SchedulerTests: XCTestCase {
         for frame in 0..<45 where s.plan(cut: false, forecasts: frame == 0 ? [] : tracks).passes.contains(where: { $0.kind == .full }) {
             keyframes.append(frame)
         }
-        XCTAssertEqual(Array(keyframes.prefix(6)), [0, 2, 6, 14, 27, 40], "intervals 2, 4, 8, then 13 (half a second at 25 fps)")
+        XCTAssertEqual(Array(keyframes.prefix(6)), [0, 2, 6, 12, 18, 24], "intervals 2, 4, then 6 (a quarter second at 25 fps)")
     }
 
     func testCutForcesAKeyframeAndDropsCrops() {
@@ -37,13 +37,20 @@ final class SchedulerTests: XCTestCase {
                        "a track before the cut says nothing about the new shot")
     }
 
-    func testUncertainTracksKeepKeyframesOnEveryFrame() {
-        var s = scheduler()
+    func testUncertainTracksBringKeyframesBackToEveryOtherFrame() {
         let missed = TrackForecast(serial: 1, id: 1, box: Rect(x: 800, y: 300, width: 150, height: 150), missedRuns: 1)
         let tentative = TrackForecast(serial: 2, id: nil, box: Rect(x: 200, y: 300, width: 150, height: 150), missedRuns: 0)
         for forecasts in [[missed], [tentative]] {
-            for _ in 0..<5 { XCTAssertEqual(s.plan(cut: false, forecasts: forecasts).passes.first?.kind, .full) }
+            var s = scheduler()
+            // Steady for a while: keyframes every 6 frames.
+            for _ in 0..<20 { _ = s.plan(cut: false, forecasts: []) }
+            let keyframes = (0..<8).map { _ in s.plan(cut: false, forecasts: forecasts).passes.contains { $0.kind == .full } }
+            XCTAssertEqual(keyframes.filter { $0 }.count, 4, "every other frame: \(keyframes)")
         }
+        var stale = scheduler()
+        for _ in 0..<20 { _ = stale.plan(cut: false, forecasts: []) }
+        XCTAssertEqual(stale.plan(cut: false, forecasts: [], stale: true).passes.first?.kind, .full,
+                       "forecasts from before a cut: look at the whole frame")
     }
 
     func testEveryLiveTrackGetsACropAtTheDetectorsSize() {
@@ -56,7 +63,10 @@ final class SchedulerTests: XCTestCase {
         let crop = crops[0]
         XCTAssertEqual(crop.region.width, 90, accuracy: 1e-9, "2.5 times the face")
         XCTAssertEqual(crop.region.center.x, small.box.center.x, accuracy: 1e-9)
-        XCTAssertEqual([crop.pictureWidth, crop.pictureHeight], [128, 128])
+        XCTAssertEqual([crop.pictureWidth, crop.pictureHeight], [96, 96], "the 90-pixel region, not enlarged")
+        let shrunk = ScheduledPass.crop(around: Rect(x: 1000, y: 500, width: 200, height: 200), serial: 8,
+                                        frameWidth: 1920, frameHeight: 1080, geometry: geometry)
+        XCTAssertEqual([shrunk.pictureWidth, shrunk.pictureHeight], [128, 128], "a 500-pixel region at the crop size")
     }
 
     func testCropNearTheBorderMovesInsideWithoutShrinking() {
@@ -81,16 +91,16 @@ final class SchedulerTests: XCTestCase {
         for frame in 0..<80 where s.plan(cut: false, forecasts: []).passes.contains(where: {
             if case .tile = $0.kind { return true } else { return false }
         }) { tileFrames.append(frame) }
-        XCTAssertEqual(Array(tileFrames.prefix(12)), Array(0..<12), "one sweep at one tile a frame")
+        XCTAssertEqual(Array(tileFrames.prefix(12)), Array(stride(from: 2, to: 36, by: 3)), "one sweep at a tile every third frame")
         XCTAssertEqual(tileFrames[12] - tileFrames[11], 8, "then a tile every third of a second")
         // A small tracked face brings the fast sweep back, so its neighbours are found soon.
         let small = steady(3, Rect(x: 100, y: 100, width: 24, height: 28))
-        let next = (0..<12).compactMap { _ -> Int? in
+        let next = (0..<36).compactMap { _ -> Int? in
             s.plan(cut: false, forecasts: [small]).passes.compactMap { pass -> Int? in
                 if case .tile(let index) = pass.kind { return index } else { return nil }
             }.first
         }
-        XCTAssertEqual(next.count, 12, "a tile on every frame while a small face is tracked")
+        XCTAssertEqual(next.count, 12, "a tile every third frame while a small face is tracked")
         XCTAssertEqual(Set(next).count, 12, "every tile once")
     }
 

@@ -17,6 +17,8 @@ struct DetectionPlanner {
     /// The last frame that started a shot (forecasts made before it say nothing about it); the
     /// first frame counts as one.
     private var lastCut = 0
+    /// Cuts found so far.
+    private(set) var cutCount = 0
 
     init(geometry: DetectionGeometry, configuration: SchedulerConfiguration, board: ForecastBoard) {
         self.geometry = geometry
@@ -33,7 +35,10 @@ struct DetectionPlanner {
         }
         try sampler.lumaSample(job.frame, columns: SceneCutDetector.columns, rows: SceneCutDetector.rows, into: &sample)
         let cut = cuts.isCut(sample: sample)
-        if cut { lastCut = job.index }
+        if cut {
+            lastCut = job.index
+            cutCount += 1
+        }
         guard let forecasts = board.forecasts(for: job.index, gaveUp: failed) else { return nil }
         // Forecasts made before the last cut are of the previous shot; the first frames have none.
         let stale = job.index - board.lag < lastCut

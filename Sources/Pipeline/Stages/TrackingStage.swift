@@ -1,7 +1,43 @@
 import Dispatch
 import FaceCore
+import MediaIO
+import Scheduling
 import Synchronization
 import Tracking
+
+/// What the tracking stage needs to look back for a newly confirmed track (adaptive detection):
+/// its own detector and converter (used on the stage's queue only), and the crop geometry.
+final class Backfill: @unchecked Sendable {
+    let detector: FaceDetector
+    let geometry: DetectionGeometry
+    let converter = PixelConverter()
+    let pool: ImagePool
+    /// Serials of the tracks confirmed so far.
+    var confirmed: Set<Int> = []
+    /// Rows recovered so far.
+    var recovered = 0
+
+    init(detector: FaceDetector, geometry: DetectionGeometry, pool: ImagePool) {
+        self.detector = detector
+        self.geometry = geometry
+        self.pool = pool
+    }
+
+    /// The face the detector finds in a crop around `expected` on `job`'s picture, if one
+    /// overlaps it (IoU 0.3 or more).
+    func find(on job: FrameJob, near expected: Rect) -> FaceObservation? {
+        guard let upright = try? job.uprightImage(converter: converter, pool: pool) else { return nil }
+        let pass = ScheduledPass.crop(around: expected, serial: 0, frameWidth: upright.width, frameHeight: upright.height,
+                                      geometry: geometry)
+        let picture = pool.acquire(width: pass.pictureWidth, height: pass.pictureHeight)
+        defer { pool.release(picture) }
+        upright.resample(pass.region, into: picture)
+        guard let found = try? detector.detect(in: picture) else { return nil }
+        var merger = DetectionMerger(width: upright.width, height: upright.height)
+        merger.add(found, from: pass)
+        return merger.merged().filter { $0.bounds.iou(expected) >= 0.3 }.max { $0.bounds.iou(expected) < $1.bounds.iou(expected) }
+    }
+}
 
 /// Serial stage, in frame order: the tracker (ending every track at a shot cut), forecasts for the
 /// reader's scheduler, the look-ahead window that decides what is written, then smoothing,
@@ -17,7 +53,6 @@ final class TrackingStage: FrameStage {
         let outputs: [FrameOutput]
         var buffer: LookaheadBuffer<FrameJob>
         var smoothing: TrackSmoothing?
-        var statistics = TrackStatistics()
         var accepted = 0
         var expected: Int?
 
@@ -31,6 +66,7 @@ final class TrackingStage: FrameStage {
     }
     private let serial: Serial
     private let board: ForecastBoard?
+    private let backfill: Backfill?
     private let state: RunState
     private let next: FrameStage
     /// The statistics of the rows written, read after the run.
@@ -39,10 +75,11 @@ final class TrackingStage: FrameStage {
     /// `smoothing` fills the drawn copy of each written row; `board` receives the tracker's
     /// forecasts (adaptive detection).
     init(tracker: Tracker?, faceProcessor: TrackedFaceProcessor?, outputs: [FrameOutput], lookahead: Int,
-         smoothing: TrackSmoothing?, board: ForecastBoard?, state: RunState, next: FrameStage) {
+         smoothing: TrackSmoothing?, board: ForecastBoard?, backfill: Backfill?, state: RunState, next: FrameStage) {
         serial = Serial(tracker: tracker, faceProcessor: faceProcessor, outputs: outputs, lookahead: lookahead,
                         smoothing: smoothing)
         self.board = board
+        self.backfill = backfill
         self.state = state
         self.next = next
     }
@@ -53,7 +90,9 @@ final class TrackingStage: FrameStage {
             state.attempt { rows = track(job) }
             if let board { board.post(after: job.index, serial.tracker?.forecast(steps: board.lag) ?? []) }
             serial.accepted += 1
-            for out in serial.buffer.push(frame: job.index, time: job.time, rows: rows, payload: job) { write(out) }
+            let leaving = serial.buffer.push(frame: job.index, time: job.time, rows: rows, payload: job)
+            if let backfill { lookBack(for: rows, with: backfill) }
+            for out in leaving { write(out) }
             flushIfComplete()
         }
     }
@@ -68,8 +107,8 @@ final class TrackingStage: FrameStage {
 
     private func flushIfComplete() {
         guard let expected = serial.expected, serial.accepted == expected else { return }
+        for (track, id) in serial.tracker?.confirmAtEnd() ?? [] { serial.buffer.assign(id: id, to: track) }
         for out in serial.buffer.flush() { write(out) }
-        statistics.withLock { $0 = serial.statistics }
         serial.expected = nil
     }
 
@@ -83,6 +122,16 @@ final class TrackingStage: FrameStage {
         return tracker.update(frame: job.index, time: job.time, detections: job.detections, coverage: plan.covers)
     }
 
+    /// Extends each track confirmed on this frame back over the held frames before its first detection.
+    private func lookBack(for rows: [TrackedFace], with backfill: Backfill) {
+        for row in rows where row.trackID != nil && !backfill.confirmed.contains(row.trackSerial) {
+            backfill.confirmed.insert(row.trackSerial)
+            backfill.recovered += serial.buffer.extendBackward(serial: row.trackSerial, startsShot: { $0.plan?.isCut == true }) {
+                job, expected in backfill.find(on: job, near: expected)
+            }
+        }
+    }
+
     /// Finishes a frame leaving the look-ahead window and hands it on.
     private func write(_ out: LookaheadBuffer<FrameJob>.Frame) {
         let job = out.payload
@@ -91,7 +140,7 @@ final class TrackingStage: FrameStage {
         state.attempt {
             serial.smoothing?.smooth(&job.faces, frame: job.index, time: job.time)
             serial.faceProcessor?.process(&job.faces, frame: job.index)
-            serial.statistics.add(frame: job.index, time: job.time, rows: job.faces)
+            statistics.withLock { $0.add(frame: job.index, time: job.time, rows: job.faces) }
             state.addFaces(job.faces.count)
             for output in serial.outputs { try output.write(frame: job.index, time: job.time, faces: job.faces) }
         }

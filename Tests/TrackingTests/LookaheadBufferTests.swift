@@ -1,0 +1,98 @@
+import FaceCore
+@testable import Tracking
+import XCTest
+
+final class LookaheadBufferTests: XCTestCase {
+    private func row(_ serial: Int, _ id: Int?, x: Double, _ source: ObservationSource = .detected) -> TrackedFace {
+        var face = TrackedFace(observation: FaceObservation(bounds: Rect(x: x, y: 10, width: 20, height: 20), confidence: 0.9),
+                               trackID: id, source: source)
+        face.trackSerial = serial
+        return face
+    }
+
+    /// Pushes `rows` frame by frame, flushes, and returns each frame's written and hidden rows.
+    private func run(depth: Int, _ rows: [[TrackedFace]]) -> [(faces: [TrackedFace], hidden: [TrackedFace])] {
+        var buffer = LookaheadBuffer<Int>(depth: depth)
+        var out: [LookaheadBuffer<Int>.Frame] = []
+        for (frame, frameRows) in rows.enumerated() {
+            out += buffer.push(frame: frame, time: Double(frame), rows: frameRows, payload: frame)
+        }
+        out += buffer.flush()
+        XCTAssertEqual(out.map(\.payload), Array(rows.indices), "every frame once, in order")
+        return out.map { ($0.faces, $0.hidden) }
+    }
+
+    func testConfirmedTrackIsWrittenFromItsFirstDetection() {
+        let out = run(depth: 4, [[row(1, nil, x: 0)], [row(1, nil, x: 1)], [row(1, 1, x: 2)], [row(1, 1, x: 3)]])
+        XCTAssertEqual(out.map { $0.faces.map(\.trackID) }, [[1], [1], [1], [1]])
+        XCTAssertTrue(out.allSatisfy { $0.hidden.isEmpty })
+    }
+
+    func testFalseStartIsNeverWrittenButStaysHidden() {
+        let out = run(depth: 3, [[row(1, nil, x: 0)], [row(1, nil, x: 1)], [], [], []])
+        XCTAssertTrue(out.allSatisfy { $0.faces.isEmpty })
+        XCTAssertEqual(out[0].hidden.count, 1, "anonymisation still hides it")
+        let untracked = run(depth: 2, [[row(0, nil, x: 5)]])
+        XCTAssertEqual(untracked[0].faces.count, 0)
+        XCTAssertEqual(untracked[0].hidden.count, 1, "a face in no track is hidden, not written")
+    }
+
+    func testPredictionsAreWrittenOnlyWhenTheTrackComesBackAndAreInterpolated() {
+        let out = run(depth: 5, [[row(1, 1, x: 0)], [row(1, 1, x: 99, .predicted)], [row(1, 1, x: 99, .predicted)],
+                                 [row(1, 1, x: 30, .refined)], [row(1, 1, x: 99, .predicted)], [row(1, 1, x: 99, .predicted)]])
+        XCTAssertEqual(out[1].faces.first?.observation.bounds.x ?? -1, 10, accuracy: 1e-9, "a third of the way")
+        XCTAssertEqual(out[2].faces.first?.observation.bounds.x ?? -1, 20, accuracy: 1e-9)
+        XCTAssertEqual(out[3].faces.first?.source, .refined)
+        XCTAssertTrue(out[4].faces.isEmpty && out[5].faces.isEmpty, "never found again: not written")
+        XCTAssertEqual(out[4].hidden.count, 1)
+    }
+
+    func testBackwardExtensionRecoversEarlierFramesUntilAMissACutOrAnotherFace() {
+        var buffer = LookaheadBuffer<Int>(depth: 10)
+        // Frames 0-5 held; the track is first detected on frame 4 at x = 40 and on 5 at x = 50.
+        let rows: [[TrackedFace]] = [[], [row(2, 7, x: 10)], [], [], [row(1, nil, x: 40)], [row(1, 3, x: 50)]]
+        for (frame, frameRows) in rows.enumerated() { _ = buffer.push(frame: frame, time: 0, rows: frameRows, payload: frame) }
+        var asked: [(Int, Double)] = []
+        let found = buffer.extendBackward(serial: 1, startsShot: { $0 == 9 }) { frame, expected in
+            asked.append((frame, expected.x))
+            // The face is there on frames 2 and 3, at the speed of the first two detections; frame 1 holds track 2's face.
+            return frame >= 1 ? FaceObservation(bounds: Rect(x: expected.x + 1, y: 10, width: 20, height: 20), confidence: 0.6) : nil
+        }
+        XCTAssertEqual(asked.map(\.0), [3, 2, 1])
+        XCTAssertEqual(asked[0].1, 30, accuracy: 1e-9, "first box moved back by one frame's motion")
+        XCTAssertEqual(found, 2, "frame 1's face overlaps track 2's row")
+        let out = buffer.flush()
+        XCTAssertEqual(out[2].faces.map(\.trackID), [3])
+        XCTAssertEqual(out[3].faces.map(\.trackID), [3])
+        XCTAssertEqual(out[1].faces.map(\.trackID), [7])
+
+        var cut = LookaheadBuffer<Int>(depth: 10)
+        for (frame, frameRows) in rows.enumerated() { _ = cut.push(frame: frame, time: 0, rows: frameRows, payload: frame) }
+        let beforeCut = cut.extendBackward(serial: 1, startsShot: { $0 == 3 }) { _, expected in
+            FaceObservation(bounds: expected, confidence: 0.6)
+        }
+        XCTAssertEqual(beforeCut, 1, "frame 3 starts the shot: nothing before it")
+    }
+
+    func testTrackNotLookedAtIsNotMissedAndBirthNeedsTheTrackThreshold() {
+        let tracker = Tracker(configuration: TrackerConfiguration(minHits: 3, highThreshold: 0.2, birthThreshold: 0.5))
+        let elsewhere: (Rect) -> Bool = { $0.x > 500 }
+        _ = tracker.update(frame: 0, time: 0, detections: [face(100, 100)], coverage: nil)
+        // Frames 1 and 2 looked only at the right half: the tentative track was not missed.
+        for frame in 1...2 {
+            let rows = tracker.update(frame: frame, time: Double(frame), detections: [], coverage: elsewhere)
+            XCTAssertEqual(rows.map(\.source), [.predicted], "coasting, reported for the look-ahead to decide")
+        }
+        _ = tracker.update(frame: 3, time: 3, detections: [face(100, 100)], coverage: nil)
+        let confirmed = tracker.update(frame: 4, time: 4, detections: [face(100, 100)], coverage: nil)
+        XCTAssertEqual(confirmed.first?.trackID, 1, "three detections in a row that looked at it")
+        // A missed run where the detector did look ends a tentative track.
+        _ = tracker.update(frame: 5, time: 5, detections: [face(700, 100)], coverage: nil)
+        _ = tracker.update(frame: 6, time: 6, detections: [], coverage: { _ in true })
+        XCTAssertEqual(tracker.forecast(steps: 1).count, 1, "only the confirmed track is left")
+        // Between the reporting and the track threshold a face is reported in no track and starts nothing.
+        let weak = tracker.update(frame: 7, time: 7, detections: [face(100, 100), face(400, 300, confidence: 0.3)], coverage: nil)
+        XCTAssertEqual(weak.map { $0.trackSerial == 0 }, [false, true])
+        XCTAssertEqual(tracker.forecast(steps: 1).count, 1)
+    }
+}
