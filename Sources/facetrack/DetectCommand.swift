@@ -13,7 +13,8 @@ enum DetectCommand {
 
         Finds faces in still images (jpg, png and anything FFmpeg decodes; EXIF orientation applied)
         and writes one CSV row per face, with a leading image column. Without --csv the CSV goes to
-        standard output.
+        standard output. An image larger than the detector's input is also searched in
+        full-resolution tiles, so small faces in large photos are found.
 
         OPTIONS:
         \(options.map(\.helpEntry).joined(separator: "\n"))
@@ -35,6 +36,7 @@ enum DetectCommand {
         let landmarksPath = try arguments.value(OutputOptions.landmarks)
         // Images are detected one after another: let one detection use every core.
         let detector = try detection.makeDetector(threads: ProcessInfo.processInfo.activeProcessorCount)
+            .map { StillImageDetection(detector: $0, kind: detection.detector) }
         let analyzer = attributes.isEmpty && landmarksPath == nil
             ? nil : try FaceMeshAnalyzer(models: detection.models, selection: attributes)
         let stabilizer = attributes.isEmpty ? nil : AttributeStabilizer()
@@ -44,7 +46,7 @@ enum DetectCommand {
         for path in images {
             do {
                 let image = try ImageLoader.load(path: path).image
-                var faces = try detector?.detect(in: image) ?? []
+                var faces = try detector?.faces(in: image) ?? []
                 faces.removeAll { !$0.isValid }
                 faces.sort { $0.confidence > $1.confidence }
                 if let limit = detection.maxFaces { faces = Array(faces.prefix(limit)) }

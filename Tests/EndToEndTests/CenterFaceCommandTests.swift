@@ -38,6 +38,21 @@ final class CenterFaceCommandTests: XCTestCase {
         XCTAssertFalse((faces.first?["left_eye_x"] ?? "").isEmpty)
     }
 
+    /// A 25-pixel face in a 3000 x 2000 photo: 5 pixels at the whole-image pass's 640, found in a
+    /// full-resolution tile.
+    func testDetectFindsASmallFaceInALargePhotoThroughTiles() throws {
+        let folder = try TemporaryFolder()
+        let photo = folder.file("large.png"), csv = folder.file("faces.csv")
+        try Tools.ffmpeg(["-f", "lavfi", "-i", "color=c=0x556070:s=3000x2000", "-i", portrait, "-filter_complex",
+                          "[1:v]scale=-2:64[p];[0:v][p]overlay=x=1900:y=1300", "-frames:v", "1", photo])
+        let result = try Tools.run(Tools.facetrack, ["detect", photo, "--models", models, "--csv", csv])
+        XCTAssertEqual(result.status, 0, result.stderr)
+        let faces = try rows(csv)
+        XCTAssertEqual(faces.count, 1, "\(faces)")
+        XCTAssertEqual(Double(faces.first?["x"] ?? "") ?? 0, 1916, accuracy: 8)
+        XCTAssertEqual(Double(faces.first?["height"] ?? "") ?? 0, 25, accuracy: 6)
+    }
+
     func testProcessTracksThePortraitFace() throws {
         let folder = try TemporaryFolder()
         let clip = folder.file("still.mp4"), csv = folder.file("tracks.csv")
