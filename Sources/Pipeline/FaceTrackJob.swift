@@ -121,7 +121,10 @@ public struct FaceTrackJob: Sendable {
         parts.detection = DetectionPlan(every: detection.detectEvery, maxFaces: detection.maxFaces)
         let detection = self.detection
         let detectorThreshold = tracking.detectorThreshold(reportingAt: threshold)
-        parts.detectorFactory = { try detection.makeDetector(threshold: detectorThreshold) }
+        // Adaptive frames cost unevenly (a keyframe with a tile is ten times a frame of crops) and
+        // leave in order: one inference may spread over every core while the other lanes wait.
+        let inferenceThreads = detection.mode == .adaptive ? max(1, threads > 0 ? threads : ProcessInfo.processInfo.activeProcessorCount) : 1
+        parts.detectorFactory = { try detection.makeDetector(threshold: detectorThreshold, threads: inferenceThreads) }
         if detection.mode == .adaptive, let geometry = detection.detector.geometry {
             parts.planning = (geometry, SchedulerConfiguration(framesPerSecond: fps))
         }
