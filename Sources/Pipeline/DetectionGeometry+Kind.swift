@@ -10,7 +10,8 @@ extension DetectorKind {
             // width and a height that covers 1080 lines in three rows.
             let side = settings.inputSize
             return DetectionGeometry(baseLongSide: side, cropSide: 96, tileWidth: side,
-                                     tileHeight: max(32, (side * 13 / 20 + 31) / 32 * 32), reliableFaceSize: 24)
+                                     tileHeight: max(32, (side * 13 / 20 + 31) / 32 * 32), reliableFaceSize: 24,
+                                     baseMultiple: 32)
         case .blazeface(let settings):
             // The network letterboxes every picture to its square input; tiles of half-resolution
             // regions keep their count small (BlazeFace is for close faces).

@@ -125,8 +125,8 @@ public struct FaceTrackJob: Sendable {
         // leave in order: one inference may spread over every core while the other lanes wait.
         let inferenceThreads = detection.mode == .adaptive ? max(1, threads > 0 ? threads : ProcessInfo.processInfo.activeProcessorCount) : 1
         parts.detectorFactory = { try detection.makeDetector(threshold: detectorThreshold, threads: inferenceThreads) }
-        if detection.mode == .adaptive, let geometry = detection.detector.geometry {
-            parts.planning = (geometry, SchedulerConfiguration(framesPerSecond: fps))
+        if let geometry = detection.detector.geometry {
+            parts.planning = (geometry, detection.mode == .adaptive ? SchedulerConfiguration(framesPerSecond: fps) : nil)
         }
         if analysesFaces {
             let attributes = self.attributes

@@ -35,8 +35,9 @@ final class VideoProcessor {
         var lookahead = 1
         /// Smoothing of the written rows for drawing; `nil` draws the measured boxes.
         var smoothing: TrackSmoothing?
-        /// Adaptive detection: the reader plans each frame from the tracker's forecasts.
-        var planning: (geometry: DetectionGeometry, configuration: SchedulerConfiguration)?
+        /// How the reader plans each frame's detection: sized for the detector's geometry; with a
+        /// scheduler configuration (adaptive detection), from the tracker's forecasts.
+        var planning: (geometry: DetectionGeometry, scheduler: SchedulerConfiguration?)?
         /// Per-track decisions after the tracker (attribute hysteresis).
         var faceProcessor: TrackedFaceProcessor?
         var renderer: FrameRenderer?
@@ -79,11 +80,14 @@ final class VideoProcessor {
         let group = DispatchGroup()
         // Frame n is planned from the tracks after frame n - lanes: the lanes stay busy and the
         // plan does not depend on timing.
-        let board = parts.planning.map { _ in ForecastBoard(lag: lanes.count) }
+        let adaptive = parts.planning?.scheduler != nil
+        let board = adaptive ? ForecastBoard(lag: lanes.count) : nil
         let backfill = try parts.planning.flatMap { planning in
-            try parts.detectorFactory?().map { Backfill(detector: $0, geometry: planning.geometry, pool: pool) }
+            try adaptive ? parts.detectorFactory?().map { Backfill(detector: $0, geometry: planning.geometry, pool: pool) } : nil
         }
-        var planner = parts.planning.map { DetectionPlanner(geometry: $0.geometry, configuration: $0.configuration, board: board!) }
+        var planner = parts.planning.map {
+            DetectionPlanner(geometry: $0.geometry, configuration: $0.scheduler ?? SchedulerConfiguration(), board: board)
+        }
 
         // The stages, built back to front.
         let finish = FinishStage(pool: pool, state: state, inFlight: inFlight, group: group, progress: progress)

@@ -15,10 +15,13 @@ public struct DetectionGeometry: Sendable, Equatable {
     public var tileScale: Double
     /// The smallest face height, in the picture a detector sees, that it finds reliably.
     public var reliableFaceSize: Double
+    /// Sides of the whole-frame picture are rounded up to a multiple of this (CenterFace sees in
+    /// 32-pixel blocks).
+    public var baseMultiple: Int
 
     /// Creates a geometry.
     public init(baseLongSide: Int?, cropSide: Int, cropFactor: Double = 2.5, tileWidth: Int, tileHeight: Int,
-                tileScale: Double = 1, reliableFaceSize: Double) {
+                tileScale: Double = 1, reliableFaceSize: Double, baseMultiple: Int = 1) {
         self.baseLongSide = baseLongSide
         self.cropSide = cropSide
         self.cropFactor = cropFactor
@@ -26,11 +29,23 @@ public struct DetectionGeometry: Sendable, Equatable {
         self.tileHeight = tileHeight
         self.tileScale = tileScale
         self.reliableFaceSize = reliableFaceSize
+        self.baseMultiple = max(1, baseMultiple)
     }
 
     /// The scale of the whole-frame pass for a frame of this size (at most 1).
     public func baseScale(width: Int, height: Int) -> Double {
         guard let side = baseLongSide else { return 1 }
         return min(1, Double(side) / Double(max(width, height, 1)))
+    }
+
+    /// The size of the whole-frame pass's picture for a frame of this size: scaled by
+    /// `baseScale`, each side rounded up to a multiple of `baseMultiple`.
+    public func basePictureSize(width: Int, height: Int) -> (width: Int, height: Int) {
+        let scale = baseScale(width: width, height: height)
+        func side(_ size: Int) -> Int {
+            let scaled = max(1, Int((Double(size) * scale).rounded()))
+            return (scaled + baseMultiple - 1) / baseMultiple * baseMultiple
+        }
+        return (side(width), side(height))
     }
 }

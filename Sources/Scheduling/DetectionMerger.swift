@@ -22,11 +22,11 @@ public struct DetectionMerger: Sendable {
     /// Adds the faces `pass` found, in its picture's pixels.
     public mutating func add(_ found: [FaceObservation], from pass: ScheduledPass) {
         let sx = pass.region.width / Double(pass.pictureWidth), sy = pass.region.height / Double(pass.pictureHeight)
-        let isWholeFrame = pass.kind == .full
         for face in found {
-            if !isWholeFrame && isCut(face.bounds, pictureWidth: pass.pictureWidth, pictureHeight: pass.pictureHeight,
-                                      region: pass.region) { continue }
-            var mapped = isWholeFrame ? face : face.mapped(scaleX: sx, scaleY: sy, offsetX: pass.region.x, offsetY: pass.region.y)
+            if isCut(face.bounds, pictureWidth: pass.pictureWidth, pictureHeight: pass.pictureHeight, region: pass.region) {
+                continue
+            }
+            var mapped = face.mapped(scaleX: sx, scaleY: sy, offsetX: pass.region.x, offsetY: pass.region.y)
             mapped.source = pass.source
             faces.append(mapped)
         }

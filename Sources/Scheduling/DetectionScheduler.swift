@@ -71,11 +71,34 @@ public struct FramePlan: Sendable, Equatable {
     public var frameWidth = 0, frameHeight = 0
     /// The smallest face, in detector pixels, a pass counts as having looked at.
     public var smallestVisibleFace = 12.0
+    /// The plan looks at the whole frame with no schedule (`--detection full`): every track
+    /// counts as looked at.
+    public var looksEverywhere = false
+    /// The whole-frame pass at the detector's base size, run instead when a crop or tile fails.
+    public var wholeFrame: ScheduledPass?
+
+    public init() {}
+
+    /// One whole-frame pass at the detector's base size (`--detection full`).
+    public static func wholeFrame(width: Int, height: Int, geometry: DetectionGeometry) -> FramePlan {
+        let size = geometry.basePictureSize(width: width, height: height)
+        var plan = FramePlan()
+        plan.frameWidth = width
+        plan.frameHeight = height
+        plan.looksEverywhere = true
+        let whole = ScheduledPass(kind: .full, region: Rect(x: 0, y: 0, width: Double(width), height: Double(height)),
+                                  pictureWidth: size.width, pictureHeight: size.height,
+                                  scale: geometry.baseScale(width: width, height: height))
+        plan.passes = [whole]
+        plan.wholeFrame = whole
+        return plan
+    }
 
     /// True when some pass looked at `box` closely enough to have found a face there: the box lies
     /// in the pass's region (or runs off the frame) and is at least `smallestVisibleFace` detector
     /// pixels high. A tracked face the plan did not look at was not missed, only not looked for.
     public func covers(_ box: Rect) -> Bool {
+        if looksEverywhere { return true }
         let frame = Rect(x: 0, y: 0, width: Double(frameWidth), height: Double(frameHeight))
         let visible = box.intersection(frame)
         guard visible.area > 0 else { return false }
@@ -171,13 +194,13 @@ public struct DetectionScheduler: Sendable {
         plan.isCut = cut
         plan.frameWidth = width
         plan.frameHeight = height
+        plan.wholeFrame = FramePlan.wholeFrame(width: width, height: height, geometry: geometry).wholeFrame
         let live = cut ? [] : forecasts.filter { isInFrame($0.box) }
         let uncertain = live.contains { $0.id == nil || (1...configuration.cropMissedRuns).contains($0.missedRuns) }
         if cut { fastTilesLeft = tiles.regions.count }
         let keyframe = cut || stale || framesSinceKeyframe + 1 >= keyframeInterval
         if keyframe {
-            plan.passes.append(ScheduledPass(kind: .full, region: Rect(x: 0, y: 0, width: Double(width), height: Double(height)),
-                                             pictureWidth: width, pictureHeight: height, scale: baseScale))
+            plan.passes.append(plan.wholeFrame!)
             framesSinceKeyframe = 0
         } else {
             framesSinceKeyframe += 1

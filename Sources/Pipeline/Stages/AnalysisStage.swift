@@ -2,9 +2,10 @@ import FaceCore
 import Scheduling
 import Synchronization
 
-/// Parallel stage: converts the frame to upright BGRA (only when something will look at the
-/// pixels), runs the detector on what the frame's plan asks for (or on the whole frame), merges
-/// the passes' faces, and runs the analyzer, on the frame's lane; then back in order.
+/// Parallel stage: runs the detector on what the frame's plan asks for, each pass on a picture
+/// scaled straight from the decoded frame (`FrameSampler`: no full-resolution BGRA copy), merges
+/// the passes' faces, and runs the analyzer (which does need the upright frame in BGRA), on the
+/// frame's lane; then back in order.
 final class AnalysisStage: FrameStage {
     private let lanes: LaneDispatch
     private let detection: DetectionPlan
@@ -24,56 +25,74 @@ final class AnalysisStage: FrameStage {
 
     private func analyse(_ job: FrameJob, lane: Lane) throws {
         guard let detector = lane.detector, job.index % detection.every == 0 else { return }
-        let upright = try job.uprightImage(converter: lane.converter, pool: pool)
-        var faces: [FaceObservation]
-        if let plan = job.plan {
-            faces = try run(plan, on: upright, with: detector, lane: lane)
-        } else {
-            faces = try detector.detect(in: upright)
-            counts.withLock { $0.full += 1 }
-        }
+        var faces = try run(job.plan ?? Self.nativePlan(job), on: job, with: detector, lane: lane)
         let before = faces.count
         faces.removeAll { !$0.isValid }
         lane.invalidDetections += before - faces.count
         faces.sort { $0.confidence > $1.confidence }
         if let limit = detection.maxFaces, faces.count > limit { faces.removeLast(faces.count - limit) }
-        try lane.analyzer?.analyze(&faces, in: upright)
+        if let analyzer = lane.analyzer {
+            try analyzer.analyze(&faces, in: try job.uprightImage(converter: lane.converter, pool: pool))
+        }
         job.detections = faces
     }
 
     /// Runs the plan's passes and merges their faces. A crop or tile the detector fails on does
     /// not lose the frame: the whole frame is looked at instead (counted as a fallback).
-    private func run(_ plan: FramePlan, on upright: BGRAImage, with detector: FaceDetector, lane: Lane) throws
+    private func run(_ plan: FramePlan, on job: FrameJob, with detector: FaceDetector, lane: Lane) throws
         -> [FaceObservation] {
-        var merger = DetectionMerger(width: upright.width, height: upright.height)
+        var merger = DetectionMerger(width: plan.frameWidth, height: plan.frameHeight)
         var ranFull = false, failed = false
         var local = PassCounts()
         for pass in plan.passes {
             if pass.kind == .full {
-                merger.add(try detector.detect(in: upright), from: pass)
+                let (faces, sampled) = try detect(pass, on: job, with: detector, lane: lane)
+                merger.add(faces, from: sampled)
                 ranFull = true
                 local.full += 1
                 continue
             }
-            let picture = pool.acquire(width: pass.pictureWidth, height: pass.pictureHeight)
-            defer { pool.release(picture) }
-            upright.resample(pass.region, into: picture)
             do {
-                merger.add(try detector.detect(in: picture), from: pass)
+                let (faces, sampled) = try detect(pass, on: job, with: detector, lane: lane)
+                merger.add(faces, from: sampled)
                 if case .tile = pass.kind { local.tiles += 1 } else { local.crops += 1 }
             } catch {
                 failed = true
             }
         }
-        if failed && !ranFull {
-            let whole = ScheduledPass(kind: .full, region: Rect(x: 0, y: 0, width: Double(upright.width), height: Double(upright.height)),
-                                      pictureWidth: upright.width, pictureHeight: upright.height)
-            merger.add(try detector.detect(in: upright), from: whole)
+        if failed && !ranFull, let whole = plan.wholeFrame {
+            let (faces, sampled) = try detect(whole, on: job, with: detector, lane: lane)
+            merger.add(faces, from: sampled)
             local.full += 1
             local.fallbacks += 1
         }
         counts.withLock { $0.add(local) }
         return merger.merged()
+    }
+
+    /// Without a planner (parts built by hand): the whole frame at its own size.
+    private static func nativePlan(_ job: FrameJob) -> FramePlan {
+        let size = job.orientation.uprightSize(width: job.frame.width, height: job.frame.height)
+        let whole = ScheduledPass(kind: .full, region: Rect(x: 0, y: 0, width: Double(size.width), height: Double(size.height)),
+                                  pictureWidth: size.width, pictureHeight: size.height, scale: 1)
+        var plan = FramePlan()
+        plan.frameWidth = size.width
+        plan.frameHeight = size.height
+        plan.looksEverywhere = true
+        plan.passes = [whole]
+        plan.wholeFrame = whole
+        return plan
+    }
+
+    /// One pass: its region scaled straight from the decoded frame, then the detector. The pass
+    /// comes back with the region actually sampled (snapped to whole, chroma-aligned pixels).
+    private func detect(_ pass: ScheduledPass, on job: FrameJob, with detector: FaceDetector, lane: Lane) throws
+        -> (faces: [FaceObservation], pass: ScheduledPass) {
+        let picture = pool.acquire(width: pass.pictureWidth, height: pass.pictureHeight)
+        defer { pool.release(picture) }
+        var sampled = pass
+        sampled.region = try lane.sampler.sample(job.frame, orientation: job.orientation, region: pass.region, into: picture)
+        return (try detector.detect(in: picture), sampled)
     }
 }
 

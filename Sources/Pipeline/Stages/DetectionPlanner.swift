@@ -3,13 +3,14 @@ import MediaIO
 import Scheduling
 import Tracking
 
-/// The reader's side of adaptive detection: tests each frame for a shot cut and asks the
-/// scheduler what to look at, from the tracks as the tracking stage forecast them `board.lag`
-/// frames earlier. Runs on the reader's thread, frame by frame in order.
+/// The reader's side of detection planning, on the reader's thread, frame by frame in order.
+/// Adaptive: tests each frame for a shot cut and asks the scheduler what to look at, from the
+/// tracks as the tracking stage forecast them `board.lag` frames earlier. Full (no board): the
+/// whole frame at the detector's base size.
 struct DetectionPlanner {
     private let geometry: DetectionGeometry
     private let configuration: SchedulerConfiguration
-    private let board: ForecastBoard
+    private let board: ForecastBoard?
     private var scheduler: DetectionScheduler?
     private var cuts = SceneCutDetector()
     private let sampler = PixelConverter()
@@ -20,7 +21,7 @@ struct DetectionPlanner {
     /// Cuts found so far.
     private(set) var cutCount = 0
 
-    init(geometry: DetectionGeometry, configuration: SchedulerConfiguration, board: ForecastBoard) {
+    init(geometry: DetectionGeometry, configuration: SchedulerConfiguration, board: ForecastBoard?) {
         self.geometry = geometry
         self.configuration = configuration
         self.board = board
@@ -29,6 +30,7 @@ struct DetectionPlanner {
     /// The plan for `job`; `nil` when the run failed while waiting for the forecasts.
     mutating func plan(for job: FrameJob, failed: () -> Bool) throws -> FramePlan? {
         let upright = job.orientation.uprightSize(width: job.frame.width, height: job.frame.height)
+        guard let board else { return FramePlan.wholeFrame(width: upright.width, height: upright.height, geometry: geometry) }
         if scheduler == nil {
             scheduler = DetectionScheduler(width: upright.width, height: upright.height, geometry: geometry,
                                            configuration: configuration)

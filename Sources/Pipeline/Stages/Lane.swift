@@ -10,6 +10,7 @@ import MediaIO
 final class Lane: @unchecked Sendable {
     let queue: DispatchQueue
     let converter = PixelConverter()
+    let sampler = FrameSampler()
     let detector: FaceDetector?
     let analyzer: FaceAnalyzer?
     /// Only touched on `queue`; read after the run.

@@ -6,11 +6,11 @@ import Synchronization
 import Tracking
 
 /// What the tracking stage needs to look back for a newly confirmed track (adaptive detection):
-/// its own detector and converter (used on the stage's queue only), and the crop geometry.
+/// its own detector and sampler (used on the stage's queue only), and the crop geometry.
 final class Backfill: @unchecked Sendable {
     let detector: FaceDetector
     let geometry: DetectionGeometry
-    let converter = PixelConverter()
+    let sampler = FrameSampler()
     let pool: ImagePool
     /// Serials of the tracks confirmed so far.
     var confirmed: Set<Int> = []
@@ -26,14 +26,15 @@ final class Backfill: @unchecked Sendable {
     /// The face the detector finds in a crop around `expected` on `job`'s picture, if one
     /// overlaps it (IoU 0.3 or more).
     func find(on job: FrameJob, near expected: Rect) -> FaceObservation? {
-        guard let upright = try? job.uprightImage(converter: converter, pool: pool) else { return nil }
-        let pass = ScheduledPass.crop(around: expected, serial: 0, frameWidth: upright.width, frameHeight: upright.height,
+        let size = job.orientation.uprightSize(width: job.frame.width, height: job.frame.height)
+        var pass = ScheduledPass.crop(around: expected, serial: 0, frameWidth: size.width, frameHeight: size.height,
                                       geometry: geometry)
         let picture = pool.acquire(width: pass.pictureWidth, height: pass.pictureHeight)
         defer { pool.release(picture) }
-        upright.resample(pass.region, into: picture)
-        guard let found = try? detector.detect(in: picture) else { return nil }
-        var merger = DetectionMerger(width: upright.width, height: upright.height)
+        guard let sampled = try? sampler.sample(job.frame, orientation: job.orientation, region: pass.region, into: picture),
+              let found = try? detector.detect(in: picture) else { return nil }
+        pass.region = sampled
+        var merger = DetectionMerger(width: size.width, height: size.height)
         merger.add(found, from: pass)
         return merger.merged().filter { $0.bounds.iou(expected) >= 0.3 }.max { $0.bounds.iou(expected) < $1.bounds.iou(expected) }
     }
