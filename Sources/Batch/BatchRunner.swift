@@ -93,8 +93,10 @@ package final class BatchRunner: Sendable {
             // Another batch may have finished it while we waited for the lock.
             if !force && layout.isUpToDate(input) { return ResultRecord(path: input.path, status: .skipped) }
             let summary = try job(for: input).run()
-            return ResultRecord(path: input.path, status: .done, frames: summary.frames, faces: summary.faces,
-                                tracks: summary.tracks, seconds: Date().timeIntervalSince(started), error: summary.readError)
+            var record = ResultRecord(path: input.path, status: .done, frames: summary.frames, faces: summary.faces,
+                                      tracks: summary.tracks, seconds: Date().timeIntervalSince(started), error: summary.readError)
+            record.stats = summary.statistics
+            return record
         } catch {
             return ResultRecord(path: input.path, status: .failed, seconds: Date().timeIntervalSince(started), error: "\(error)")
         }

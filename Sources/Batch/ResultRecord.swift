@@ -1,4 +1,5 @@
 import Foundation
+import Pipeline
 
 /// One line of a `--results` file (JSON Lines): what happened to one input.
 package struct ResultRecord: Codable, Sendable, Equatable {
@@ -26,6 +27,8 @@ package struct ResultRecord: Codable, Sendable, Equatable {
     package var seconds: Double
     /// The one-line error of a failed input, or the read warning of one that ended early.
     package var error: String?
+    /// CPU time by stage and peak memory of a processed input (`--stats`' numbers; every done record has them).
+    package var stats: RunStatistics?
 
     /// Creates a record.
     package init(path: String, status: Status, frames: Int = 0, faces: Int = 0, tracks: Int = 0, seconds: Double = 0,

@@ -18,7 +18,7 @@ enum BatchCommand {
                                             help: "worker threads per file (default: cores / jobs, at least 1)")
     static let force = Flag("--force", help: "redo inputs whose outputs are up to date")
     static let results = Option.text(
-        "--results", "FILE", help: "write a JSON Lines record per input (path, status, frames, faces, tracks, seconds, error)")
+        "--results", "FILE", help: "write a JSON Lines record per input (path, status, frames, faces, tracks, seconds, error, stats)")
     static let shard = Option.text("--shard", "I/N", help: """
         process only slice I of N of the sorted inputs (I from 0 to N-1), or
         auto: from SLURM_ARRAY_TASK_ID/_COUNT/_MIN or JOB_COMPLETION_INDEX
@@ -31,7 +31,7 @@ enum BatchCommand {
     static let quiet = Flag("--quiet", short: "-q", help: "no progress and no summary table (failures are still reported)")
 
     static let ownOptions = [out.spec, list.spec, outputs.spec, jobs.spec, threads.spec, force.spec, results.spec, shard.spec,
-                             shardCount.spec, extensions.spec, quiet.spec, CommonFlags.help.spec]
+                             shardCount.spec, extensions.spec, quiet.spec, CommonFlags.stats.spec, CommonFlags.help.spec]
     /// The job's options pass to every file; `--threads` has batch's own default.
     static let processOptions = JobOptions.options.filter { $0 != EncoderOptions.threads.spec }
     /// Recognised only to be refused: batch names each file's outputs.
@@ -128,11 +128,16 @@ enum BatchCommand {
         defer { interrupt.cancel() }
         let progress = BatchProgress(total: inputs.count)
         let showsProgress = !quiet && isatty(2) != 0
+        let showsStats = arguments.isSet(CommonFlags.stats)
         let progressLine = showsProgress ? BatchProgressLine(progress) : nil
         let started = Date()
         let records = runner.run(jobs: jobCount) { index, record in
             progress.add(record)
             resultsFile?.append(record)
+            if showsStats, record.status == .done, let stats = record.stats {
+                if showsProgress { BatchProgressLine.clear() }
+                Console.info("\(inputs[index].relativePath): " + stats.table(frames: record.frames, seconds: record.seconds))
+            }
             if record.status == .failed, let error = record.error {
                 if showsProgress { BatchProgressLine.clear() }
                 // Most errors already name the file.

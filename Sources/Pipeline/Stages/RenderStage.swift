@@ -18,6 +18,7 @@ final class RenderStage: FrameStage {
     private let drawsHidden: Bool
     private let encoder: EncodeStage
     private let pool: ImagePool
+    private let clock: StageClock
 
     init(lanes: [Lane], renderer: FrameRenderer?, drawsHidden: Bool, encoder: EncodeStage, pool: ImagePool, state: RunState) {
         self.lanes = LaneDispatch(lanes: lanes, state: state, next: encoder)
@@ -26,6 +27,7 @@ final class RenderStage: FrameStage {
         self.encoder = encoder
         self.pool = pool
         yuvRenderer = Mutex(nil)
+        clock = state.clock
     }
 
     func accept(_ job: FrameJob) {
@@ -41,26 +43,27 @@ final class RenderStage: FrameStage {
         if overlay != nil || !draws {
             let target: Frame
             if direct {
-                try job.frame.makeWritable()
+                try clock.time(.convert) { try job.frame.makeWritable() }
                 target = job.frame
             } else {
                 target = try encoder.outputFrame()
-                try lane.converter.convert(job.frame, into: target)
+                try clock.time(.convert) { try lane.converter.convert(job.frame, into: target) }
                 job.output = target
             }
             guard let overlay, draws else { return }
             if let image = target.yuvImage {
-                yuv(overlay, for: image.encoding).render(job.faces, hiding: hidden, on: image, orientation: job.orientation)
+                let renderer = yuv(overlay, for: image.encoding)
+                clock.time(.render) { renderer.render(job.faces, hiding: hidden, on: image, orientation: job.orientation) }
                 return
             }
             job.output = nil
         }
         // The BGRA round trip.
-        let upright = try job.uprightImage(converter: lane.converter, pool: pool)
-        renderer?.render(job.faces, hiding: hidden, on: upright)
-        guard let stored = job.storedImage() else { return }
+        let upright = try clock.time(.convert) { try job.uprightImage(converter: lane.converter, pool: pool) }
+        clock.time(.render) { renderer?.render(job.faces, hiding: hidden, on: upright) }
+        guard let stored = clock.time(.convert, { job.storedImage() }) else { return }
         let output = try encoder.outputFrame()
-        try lane.converter.convertFromBGRA(stored, into: output)
+        try clock.time(.convert) { try lane.converter.convertFromBGRA(stored, into: output) }
         job.output = output
     }
 

@@ -28,4 +28,6 @@ struct OutputOptions: OptionGroup {
 enum CommonFlags {
     static let quiet = Flag("--quiet", short: "-q", help: "no progress and no summary line")
     static let help = Flag("--help", short: "-h", help: "show this help")
+    static let stats = Flag("--stats", help: "after the run: CPU seconds and share per stage, frames per second and peak memory "
+                                            + "(the first thing to look at when a run is slow; see docs/performance.md)")
 }
