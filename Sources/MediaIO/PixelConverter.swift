@@ -136,14 +136,8 @@ package final class PixelConverter: @unchecked Sendable {
                                   yuv: target, yuvIsSource: false)
         pointBGRAPlanes(at: image)
         let source = UnsafeRawPointer(bgraPlanes).assumingMemoryBound(to: UnsafePointer<UInt8>?.self)
-        let rows = withUnsafeMutablePointer(to: &target.pointee.data) { data in
-            data.withMemoryRebound(to: UnsafeMutablePointer<UInt8>?.self, capacity: 8) { planes in
-                withUnsafeMutablePointer(to: &target.pointee.linesize) { lines in
-                    lines.withMemoryRebound(to: Int32.self, capacity: 8) { strides in
-                        sws_scale(context, source, bgraStrides, 0, Int32(image.height), planes, strides)
-                    }
-                }
-            }
+        let rows = withWritablePlanes(target) { planes, strides in
+            sws_scale(context, source, bgraStrides, 0, Int32(image.height), planes, strides)
         }
         if rows <= 0 { throw FFmpegError(ft_averror(EINVAL), "converting a frame from BGRA") }
     }
@@ -169,14 +163,8 @@ package final class PixelConverter: @unchecked Sendable {
             frameColours = setup
         }
         try withPlanes(source) { planes, strides in
-            let rows = withUnsafeMutablePointer(to: &output.pointee.data) { data in
-                data.withMemoryRebound(to: UnsafeMutablePointer<UInt8>?.self, capacity: 8) { targetPlanes in
-                    withUnsafeMutablePointer(to: &output.pointee.linesize) { lines in
-                        lines.withMemoryRebound(to: Int32.self, capacity: 8) { targetStrides in
-                            sws_scale(context, planes, strides, 0, Int32(frame.height), targetPlanes, targetStrides)
-                        }
-                    }
-                }
+            let rows = withWritablePlanes(output) { targetPlanes, targetStrides in
+                sws_scale(context, planes, strides, 0, Int32(frame.height), targetPlanes, targetStrides)
             }
             if rows <= 0 { throw FFmpegError(ft_averror(EINVAL), "converting a frame to the encoder's format") }
         }
@@ -199,6 +187,17 @@ package final class PixelConverter: @unchecked Sendable {
                 return sws_scale(context, planes, strides, 0, Int32(frame.height), &plane, &stride)
             }
             if rowsDone <= 0 { throw FFmpegError(ft_averror(EINVAL), "sampling a frame's luma") }
+        }
+    }
+
+    private func withWritablePlanes(_ frame: UnsafeMutablePointer<AVFrame>,
+                                    _ body: (UnsafePointer<UnsafeMutablePointer<UInt8>?>, UnsafePointer<Int32>) -> Int32) -> Int32 {
+        withUnsafeMutablePointer(to: &frame.pointee.data) { data in
+            data.withMemoryRebound(to: UnsafeMutablePointer<UInt8>?.self, capacity: 8) { planes in
+                withUnsafeMutablePointer(to: &frame.pointee.linesize) { lines in
+                    lines.withMemoryRebound(to: Int32.self, capacity: 8) { strides in body(planes, strides) }
+                }
+            }
         }
     }
 
