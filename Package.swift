@@ -59,7 +59,7 @@ let package = Package(
         // The detection-only library (FaceCore, Detection, Attributes): no FFmpeg.
         .target(name: "FaceDetection", dependencies: ["FaceCore", "Detection", "Attributes"]),
         // Batch runs: input discovery, sharding, output layout and locks, results records, the worker pool.
-        .target(name: "Batch", dependencies: ["Pipeline"]),
+        .target(name: "Batch", dependencies: ["Pipeline", "Report"]),
         // The command-line tool.
         // Depends on every module directly (not only through FaceTrack's re-exports) so that
         // incremental builds recompile it whenever one of them changes.

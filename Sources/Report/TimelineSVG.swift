@@ -32,7 +32,7 @@ package struct TimelineSVG {
         let groups = groups()
         let headings = model.hasPersons ? groups.count : 0
         let height = Self.axisHeight + Double(model.tracks.count) * Self.rowHeight + Double(headings) * Self.headingHeight + 4
-        let plotWidth = Self.width - Self.labelWidth - 10
+        let plotWidth = Self.width - Self.labelWidth - 30
         let duration = max(model.duration, 0.001)
         let scale = plotWidth / duration
         var svg = "<svg class=\"timeline\" viewBox=\"0 0 \(Int(Self.width)) \(HTMLText.coordinate(height))\" "
@@ -44,7 +44,7 @@ package struct TimelineSVG {
         while tick <= duration + 1e-9 {
             let x = HTMLText.coordinate(Self.labelWidth + tick * scale)
             svg += "<line class=\"grid\" x1=\"\(x)\" y1=\"\(Int(Self.axisHeight - 4))\" x2=\"\(x)\" y2=\"\(HTMLText.coordinate(height))\"/>"
-            svg += "<text class=\"tick\" x=\"\(x)\" y=\"14\">\(HTMLText.axisLabel(tick, step: step))</text>\n"
+            svg += "<text class=\"tick\" x=\"\(x)\" y=\"14\" text-anchor=\"middle\">\(HTMLText.axisLabel(tick, step: step))</text>\n"
             tick += step
         }
         var y = Self.axisHeight
