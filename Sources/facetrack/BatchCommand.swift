@@ -73,7 +73,8 @@ enum BatchCommand {
     static func run(_ raw: [String]) throws -> Int32 {
         let arguments = try ParsedArguments(raw, options: options)
         if arguments.isSet(CommonFlags.help) { print(help); return 0 }
-        if let named = OutputOptions.options.first(where: { arguments.contains($0) }) {
+        // --report is batch's own flag here (a page per input plus index.html), not process's --report FILE.
+        if let named = OutputOptions.options.first(where: { $0 != OutputOptions.report.spec && arguments.contains($0) }) {
             throw UsageError("batch chooses the output names: use --out DIR and --outputs instead of \(named.name)")
         }
         // The process options are checked once here, so a typo is a usage error before any file.
