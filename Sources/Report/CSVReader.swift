@@ -65,7 +65,9 @@ package struct CSVReader {
     /// A field's text (quotes removed), "" when the record is shorter.
     package func string(_ field: Int) -> String {
         guard field < starts.count else { return "" }
-        let text = String(decoding: bytes[starts[field]..<ends[field]], as: UTF8.self)
+        let text = bytes.withUnsafeBufferPointer { buffer in
+            String(decoding: UnsafeBufferPointer(rebasing: buffer[starts[field]..<ends[field]]), as: UTF8.self)
+        }
         return escaped[field] ? text.replacingOccurrences(of: "\"\"", with: "\"") : text
     }
 
@@ -79,9 +81,26 @@ package struct CSVReader {
     /// A number field; nil when blank; throws naming file, line and column when it is not a number.
     package func double(_ field: Int?, _ name: String) throws -> Double? {
         guard let field, !isEmpty(field) else { return nil }
-        let text = string(field).trimmingCharacters(in: .whitespaces)
-        guard let value = Double(text), value.isFinite else {
-            throw ReportError.badRow(path, line: line, reason: "\(name) '\(text)' is not a number")
+        // strtod straight on the field's bytes (copied with a terminating NUL): no String per number.
+        var start = starts[field], end = ends[field]
+        while start < end && (bytes[start] == 0x20 || bytes[start] == 0x09) { start += 1 }
+        while end > start && (bytes[end - 1] == 0x20 || bytes[end - 1] == 0x09) { end -= 1 }
+        let length = end - start
+        var value = Double.nan
+        if length < 63 {
+            withUnsafeTemporaryAllocation(of: CChar.self, capacity: 64) { text in
+                for i in 0..<length { text[i] = CChar(bitPattern: bytes[start + i]) }
+                text[length] = 0
+                var stop: UnsafeMutablePointer<CChar>?
+                let parsed = strtod(text.baseAddress!, &stop)
+                // Whole field consumed; hexadecimal, "inf" and "nan" spellings are refused.
+                if stop == text.baseAddress! + length, !text[0..<length].contains(where: { $0 == 0x78 || $0 == 0x58 }) {
+                    value = parsed
+                }
+            }
+        }
+        guard value.isFinite else {
+            throw ReportError.badRow(path, line: line, reason: "\(name) '\(string(field).trimmingCharacters(in: .whitespaces))' is not a number")
         }
         return value
     }
