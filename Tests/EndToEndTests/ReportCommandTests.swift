@@ -83,6 +83,10 @@ final class ReportCommandTests: XCTestCase {
         run = try facetrack(["report", Self.samples + "/cut-aba.truth.csv", "-o", folder.file("missing/r.html")])
         XCTAssertEqual(run.status, 1)
         XCTAssertTrue(run.stderr.contains("cannot write output"), run.stderr)
+        // process --report checks its page before reading a frame.
+        run = try facetrack(["process", Self.samples + "/crossing.mp4", "--report", folder.file("missing/run.html"), "--detector", "none"])
+        XCTAssertEqual(run.status, 1)
+        XCTAssertTrue(run.stderr.hasPrefix("facetrack: error: \(folder.file("missing/run.html")): cannot write output"), run.stderr)
         // Usage.
         run = try facetrack(["report", Self.samples + "/cut-aba.truth.csv"])
         XCTAssertEqual(run.status, 2)
