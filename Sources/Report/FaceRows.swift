@@ -103,7 +103,12 @@ package struct FaceRows: Sendable {
             var row = FaceRow(frame: frame, time: time, trackID: try csv.int(trackColumn, "track_id"),
                               box: Rect(x: x, y: y, width: width, height: height),
                               confidence: try csv.double(confidenceColumn, "confidence") ?? 1)
-            if let sourceColumn, !csv.isEmpty(sourceColumn) { row.predicted = csv.string(sourceColumn) == "predicted" }
+            if let sourceColumn, !csv.isEmpty(sourceColumn) {
+                let source = csv.string(sourceColumn)
+                // Truth files mark faces too hidden to count as `ignore`: not a sighting of the track.
+                if source == "ignore" { continue }
+                row.predicted = source == "predicted"
+            }
             if let smileColumn, !csv.isEmpty(smileColumn) { row.smiling = csv.string(smileColumn) == "1" }
             let left = csv.isEmpty(leftClosedColumn) ? nil : csv.string(leftClosedColumn!) == "1"
             let right = csv.isEmpty(rightClosedColumn) ? nil : csv.string(rightClosedColumn!) == "1"

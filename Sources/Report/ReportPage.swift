@@ -67,7 +67,7 @@ package enum ReportPage {
         facts.append(("Duration", HTMLText.preciseClock(model.duration)))
         if let video = details.video {
             var resolution = "\(video.width) × \(video.height)"
-            if let fps = video.framesPerSecond { resolution += String(format: ", %.3g fps", fps) }
+            if let fps = video.framesPerSecond, model.frameCount > 1 { resolution += String(format: ", %.3g fps", fps) }
             facts.append(("Resolution", resolution))
         } else {
             facts.append(("Resolution", "unknown (no video given)"))

@@ -26,6 +26,13 @@ final class TracksCSVTests: XCTestCase {
         XCTAssertFalse(table.hasPersonColumn)
     }
 
+    func testTruthRowsMarkedIgnoreAreNotSightings() throws {
+        let text = Self.header + "\n0,0,1,10,20,30,40,1,,,,,,detected\n1,0.04,1,10,20,30,40,1,,,,,,ignore\n"
+        let table = try rows(text)
+        XCTAssertEqual(table.rows.map(\.frame), [0])
+        XCTAssertEqual(table.lastFrame, 1, "the frame still counts")
+    }
+
     func testQuotedPersonColumnAtTheEnd() throws {
         let text = Self.header + ",person\n0,0,1,1,1,5,5,1,,,,,,detected,\"Hopper, Grace\"\n0,0,2,9,9,5,5,1,,,,,,detected,\"Say \"\"hi\"\"\"\n"
         let table = try rows(text)
