@@ -54,7 +54,7 @@ enum NetworkStep {
 
     /// Binds the kernel for `operation`; shapes were already checked by `ShapeInference`.
     static func make(_ operation: OperationDescription, shapes: [[Int]?], pointers: [UnsafeMutablePointer<Float>?],
-                     tensors: [TensorDescription], storage: FloatStorage) throws -> NetworkStep {
+                     tensors: [TensorDescription], storage: FloatStorage, path: KernelPath) throws -> NetworkStep {
         func shape(_ index: Int) -> [Int] { index >= 0 ? shapes[index] ?? [] : [] }
         func pointer(_ index: Int) throws -> UnsafeMutablePointer<Float> {
             guard index >= 0, let pointer = pointers[index] else { throw GraphIssue("tensor \(index) has no memory") }
@@ -80,12 +80,12 @@ enum NetworkStep {
             return .convolution(ConvolutionKernel(
                 input: try pointer(inputs[0]), output: output, inputShape: shape(inputs[0]), outputShape: outputShape,
                 filter: try constant(1, "filter"), filterShape: shape(inputs[1]), biasValues: try optionalBias(),
-                parameters: parameters, storage: storage))
+                parameters: parameters, storage: storage, path: path))
         case let .depthwiseConv2D(parameters, multiplier):
             return .depthwise(DepthwiseConvolutionKernel(
                 input: try pointer(inputs[0]), output: output, inputShape: shape(inputs[0]), outputShape: outputShape,
                 filter: try constant(1, "filter"), filterShape: shape(inputs[1]), biasValues: try optionalBias(),
-                multiplier: multiplier, parameters: parameters, storage: storage))
+                multiplier: multiplier, parameters: parameters, storage: storage, path: path))
         case .add, .prelu:
             let period = ShapeInference.broadcastPeriod(of: shape(inputs[1]), over: shape(inputs[0])) ?? outputCount
             var clamp = ClampRange(.none)

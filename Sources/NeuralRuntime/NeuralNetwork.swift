@@ -28,8 +28,12 @@ package final class NeuralNetwork {
     private let inputPointers: [UnsafeMutablePointer<Float>]
     private let outputPointers: [UnsafeMutablePointer<Float>]
 
-    /// Checks `graph`, infers every shape, plans the arena and prepares the kernels.
-    package init(graph original: GraphDescription) throws {
+    /// The build of the C kernels this network runs.
+    package let kernelPath: KernelPath
+
+    /// Checks `graph`, infers every shape, plans the arena and prepares the kernels for `path`.
+    package init(graph original: GraphDescription, kernelPath path: KernelPath = .default) throws {
+        kernelPath = path
         let graph = GraphOptimizer.fuseActivations(original)
         name = graph.name
         let tensors = graph.tensors
@@ -132,7 +136,7 @@ package final class NeuralNetwork {
             }
             do {
                 steps.append(try NetworkStep.make(operation, shapes: shapes, pointers: pointers, tensors: tensors,
-                                                  storage: storage))
+                                                  storage: storage, path: path))
             } catch let issue as GraphIssue {
                 throw NeuralRuntimeError.unsupported(model: graph.name, reason: "operation \(step): \(issue.reason)")
             }

@@ -1,0 +1,26 @@
+#ifndef NEURAL_KERNELS_INTERNAL_H
+#define NEURAL_KERNELS_INTERNAL_H
+#include "NeuralKernels.h"
+
+/// Depthwise weights and bias are padded to 16 channels on every path, so one packing serves all.
+#define NK_DEPTHWISE_PADDED(c) (((size_t)(c) + 15) / 16 * 16)
+
+#define NK_DECLARE(suffix)                                                                                  \
+    size_t nk_conv_packed_count_##suffix(const nk_conv *);                                               \
+    void nk_conv_pack_##suffix(const nk_conv *, const float *, const float *, float *);                   \
+    void nk_conv_run_##suffix(const nk_conv *, const float *, const float *, float *, const float *, size_t, \
+                              size_t);                                                                     \
+    void nk_depthwise_run_##suffix(const nk_depthwise *, const float *, const float *, float *, const float *, \
+                                   size_t, size_t);
+
+NK_DECLARE(generic)
+#if defined(__x86_64__)
+NK_DECLARE(avx2)
+NK_DECLARE(avx512)
+#endif
+
+/// Pixels per micro-kernel tile on each path.
+#define NK_MR_GENERIC 6
+#define NK_MR_AVX2 6
+#define NK_MR_AVX512 8
+#endif
