@@ -7,7 +7,7 @@ import NeuralRuntime
 // and thread count: prints "WxH threads wall_ms cpu_ms" lines (cpu = this process's CPU time).
 // With --frame RAW:WxH (8-bit BGRA) it instead prints "detector ms faces" for each detector's
 // whole detect() on that frame (resize, network, decoding), one thread.
-// Usage: centerface-bench MODEL.onnx [--runs N] [--threads 1,2] [--frame RAW:WxH] WxH...
+// Usage: centerface-bench MODEL.onnx [--runs N] [--threads 1,2] [--frame RAW:WxH] WxH...   (--kernels: print the kernel path)
 
 func milliseconds(_ body: () -> Void) -> (wall: Double, cpu: Double) {
     var before = rusage(), after = rusage()
@@ -30,6 +30,10 @@ var frame: (path: String, width: Int, height: Int)?
 while !arguments.isEmpty {
     let argument = arguments.removeFirst()
     switch argument {
+    case "--kernels":
+        // The kernel path networks load with (CPU features, FACETRACK_KERNELS).
+        print(KernelPath.default)
+        exit(0)
     case "--runs": runs = Int(arguments.isEmpty ? "" : arguments.removeFirst()) ?? runs
     case "--frame":
         let parts = (arguments.isEmpty ? "" : arguments.removeFirst()).split(separator: ":")

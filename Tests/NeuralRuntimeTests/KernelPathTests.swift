@@ -1,0 +1,124 @@
+import XCTest
+@testable import NeuralRuntime
+
+/// The C kernels (NeuralKernels) on every instruction-set path this machine supports, against
+/// plain reference loops: shapes chosen to leave partial pixel tiles (6 or 8 pixels), partial
+/// channel panels (8, 16 or 32 channels) and padding on every side, plus strides, dilation,
+/// batches, activations and thread splits.
+final class KernelPathTests: XCTestCase {
+    private struct Case {
+        var batch = 1, height: Int, width: Int, inC: Int, outC: Int, kernel: Int
+        var stride = 1, dilation = 1, same = true
+        var activation = Activation.none
+        var depthwise = false
+    }
+
+    private func values(_ count: Int, seed: Int, scale: Float) -> [Float] {
+        (0..<count).map { Float((($0 &* 7919 &+ seed &* 104_729) % 211) - 105) / 105 * scale }
+    }
+
+    private func parameters(_ c: Case) -> ConvolutionParameters {
+        let effective = (c.kernel - 1) * c.dilation + 1
+        let padding: SpatialPadding = c.same
+            ? .same(inputHeight: c.height, inputWidth: c.width, kernelHeight: effective, kernelWidth: effective,
+                    strideH: c.stride, strideW: c.stride)
+            : .zero
+        return ConvolutionParameters(strideH: c.stride, strideW: c.stride, dilationH: c.dilation, dilationW: c.dilation,
+                                     padding: padding, activation: c.activation)
+    }
+
+    /// Plain convolution or depthwise convolution (multiplier 1) with the activation applied.
+    private func reference(_ c: Case, input: [Float], filter: [Float], bias: [Float], outH: Int, outW: Int) -> [Float] {
+        let p = parameters(c)
+        let clamp = ClampRange(c.activation)
+        var out = [Float](repeating: 0, count: c.batch * outH * outW * c.outC)
+        for n in 0..<c.batch {
+            for oy in 0..<outH {
+                for ox in 0..<outW {
+                    for o in 0..<c.outC {
+                        var sum = bias[o]
+                        for ky in 0..<c.kernel {
+                            for kx in 0..<c.kernel {
+                                let iy = oy * c.stride - p.padding.top + ky * c.dilation
+                                let ix = ox * c.stride - p.padding.left + kx * c.dilation
+                                if iy < 0 || iy >= c.height || ix < 0 || ix >= c.width { continue }
+                                let pixel = ((n * c.height + iy) * c.width + ix) * c.inC
+                                if c.depthwise {
+                                    sum += input[pixel + o] * filter[(ky * c.kernel + kx) * c.outC + o]
+                                } else {
+                                    for i in 0..<c.inC {
+                                        sum += input[pixel + i] * filter[((o * c.kernel + ky) * c.kernel + kx) * c.inC + i]
+                                    }
+                                }
+                            }
+                        }
+                        out[((n * outH + oy) * outW + ox) * c.outC + o] = min(max(sum, clamp.lower), clamp.upper)
+                    }
+                }
+            }
+        }
+        return out
+    }
+
+    private func check(_ c: Case, file: StaticString = #filePath, line: UInt = #line) throws {
+        let input = values(c.batch * c.height * c.width * c.inC, seed: 1, scale: 2)
+        let taps = c.kernel * c.kernel
+        let filterShape = c.depthwise ? [1, c.kernel, c.kernel, c.outC] : [c.outC, c.kernel, c.kernel, c.inC]
+        let filter = values(filterShape.reduce(1, *), seed: 2, scale: 1 / Float(taps).squareRoot())
+        let bias = values(c.outC, seed: 3, scale: 1)
+        let kind: OperationKind = c.depthwise ? .depthwiseConv2D(parameters(c), depthMultiplier: 1) : .conv2D(parameters(c))
+        let graph = GraphDescription(
+            tensors: [TensorDescription(name: "in", shape: [c.batch, c.height, c.width, c.inC]),
+                      TensorDescription(name: "filter", shape: filterShape, constant: filter),
+                      TensorDescription(name: "bias", shape: [c.outC], constant: bias),
+                      TensorDescription(name: "out", shape: [])],
+            operations: [OperationDescription(kind: kind, inputs: [0, 1, 2], outputs: [3])],
+            inputs: [0], outputs: [3], name: "kernel test")
+        for path in KernelPath.supported {
+            let network = try NeuralNetwork(graph: graph, kernelPath: path)
+            let shape = network.outputShapes[0]
+            let expected = reference(c, input: input, filter: filter, bias: bias, outH: shape[1], outW: shape[2])
+            for threads in [1, 3] {
+                _ = network.input(0).update(from: input)
+                network.run(threads: threads)
+                TestSupport.assertClose(network.output(0), expected, "\(c) on \(path), \(threads) thread(s)",
+                                        file: file, line: line)
+            }
+        }
+    }
+
+    func testSupportedPathsIncludeTheDefault() {
+        XCTAssertTrue(KernelPath.supported.contains(.generic))
+        XCTAssertTrue(KernelPath.supported.contains(.default))
+    }
+
+    func testPointwiseTilesAndPanels() throws {
+        // Pixel counts around the 6- and 8-pixel tiles, channel counts around the 8/16/32 panels.
+        for (width, inC, outC) in [(1, 1, 1), (5, 7, 20), (13, 16, 24), (17, 33, 40), (9, 96, 32), (23, 24, 144)] {
+            try check(Case(height: 3, width: width, inC: inC, outC: outC, kernel: 1, same: false))
+        }
+        try check(Case(batch: 2, height: 4, width: 7, inC: 12, outC: 36, kernel: 1, same: false, activation: .relu6))
+    }
+
+    func testRegularConvolutionsWithPaddingStridesAndDilation() throws {
+        try check(Case(height: 11, width: 13, inC: 3, outC: 32, kernel: 3, stride: 2, activation: .relu))
+        try check(Case(height: 9, width: 10, inC: 24, outC: 24, kernel: 3))
+        try check(Case(height: 12, width: 9, inC: 3, outC: 24, kernel: 5, stride: 2))
+        try check(Case(height: 9, width: 8, inC: 5, outC: 10, kernel: 3, stride: 3, same: false))
+        try check(Case(height: 10, width: 11, inC: 4, outC: 17, kernel: 3, dilation: 2, activation: .reluMinus1To1))
+        try check(Case(batch: 2, height: 6, width: 7, inC: 9, outC: 40, kernel: 2, stride: 2, same: false))
+    }
+
+    func testDepthwiseStridesChannelTailsAndEdges() throws {
+        for channels in [1, 3, 8, 17, 24, 40] {
+            try check(Case(height: 7, width: 9, inC: channels, outC: channels, kernel: 3, depthwise: true))
+            try check(Case(height: 8, width: 11, inC: channels, outC: channels, kernel: 3, stride: 2,
+                           activation: .relu6, depthwise: true))
+        }
+        try check(Case(height: 9, width: 10, inC: 20, outC: 20, kernel: 5, stride: 2, depthwise: true))
+        try check(Case(height: 9, width: 10, inC: 19, outC: 19, kernel: 3, dilation: 2, depthwise: true))
+        try check(Case(height: 4, width: 2, inC: 16, outC: 16, kernel: 5, depthwise: true))
+        try check(Case(batch: 2, height: 5, width: 6, inC: 33, outC: 33, kernel: 3, same: false, activation: .relu,
+                       depthwise: true))
+    }
+}
