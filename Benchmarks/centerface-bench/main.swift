@@ -98,7 +98,13 @@ do {
             print("\(width)x\(height) \(threads) \(String(format: "%.2f", wall)) \(String(format: "%.2f", cpu))")
         }
     }
-    if ProcessInfo.processInfo.environment["CENTERFACE_PROFILE"] != nil, let (width, height) = sizes.first {
+    if ProcessInfo.processInfo.environment["CENTERFACE_PROFILE"] == "steps", let (width, height) = sizes.first {
+        // Every step, slowest first.
+        let steps = try resizable.network(height: height, width: width).profileSteps(runs: runs)
+        for (step, ms) in steps.sorted(by: { $0.milliseconds > $1.milliseconds }) {
+            FileHandle.standardError.write(Data("  \(String(format: "%6.3f", ms)) ms  \(step)\n".utf8))
+        }
+    } else if ProcessInfo.processInfo.environment["CENTERFACE_PROFILE"] != nil, let (width, height) = sizes.first {
         for (kernel, ms) in try resizable.network(height: height, width: width).profileKernels(runs: runs) {
             FileHandle.standardError.write(Data("  \(kernel): \(String(format: "%.2f", ms)) ms\n".utf8))
         }

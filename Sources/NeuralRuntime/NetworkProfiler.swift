@@ -18,7 +18,38 @@ extension NeuralNetwork {
     }
 }
 
+extension NeuralNetwork {
+    /// Median milliseconds of each step over `runs` runs, with its kind and output shape, in graph
+    /// order (for tuning one kernel at a time).
+    package func profileSteps(runs: Int) -> [(step: String, milliseconds: Double)] {
+        let steps = stepsForProfiling
+        var samples = [[Double]](repeating: [], count: steps.count)
+        for _ in 0..<max(1, runs) {
+            for (index, step) in steps.enumerated() {
+                let start = DispatchTime.now().uptimeNanoseconds
+                step.run()
+                samples[index].append(Double(DispatchTime.now().uptimeNanoseconds - start) / 1e6)
+            }
+        }
+        return zip(steps, samples).map { step, times in (step.detail, times.sorted()[times.count / 2]) }
+    }
+}
+
 extension NetworkStep {
+    /// The kind plus the sizes that matter for its speed.
+    var detail: String {
+        switch self {
+        case let .convolution(kernel):
+            let s = kernel.shape
+            return "\(kindName) \(s.in_h)x\(s.in_w)x\(s.in_c) -> \(s.out_h)x\(s.out_w)x\(s.out_c) stride \(s.stride_h)"
+        case let .depthwise(kernel):
+            return "\(kindName) \(kernel.inH)x\(kernel.inW)x\(kernel.inC) -> \(kernel.outH)x\(kernel.outW) "
+                + "\(kernel.kernelH)x\(kernel.kernelW) stride \(kernel.parameters.strideH)"
+        default:
+            return kindName
+        }
+    }
+
     /// A short label of the kernel, for profiles.
     var kindName: String {
         switch self {

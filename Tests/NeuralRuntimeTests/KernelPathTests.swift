@@ -109,6 +109,15 @@ final class KernelPathTests: XCTestCase {
         try check(Case(batch: 2, height: 6, width: 7, inC: 9, outC: 40, kernel: 2, stride: 2, same: false))
     }
 
+    /// Wide rows: whole tiles of interior pixels read one pointer per kernel row (kernel_w * in_c
+    /// contiguous floats), tiles touching the left or right padding one per tap.
+    func testInteriorTilesReadWholeKernelRows() throws {
+        try check(Case(height: 5, width: 40, inC: 3, outC: 32, kernel: 3, stride: 2, activation: .relu))
+        try check(Case(height: 4, width: 37, inC: 24, outC: 24, kernel: 3))
+        try check(Case(batch: 2, height: 6, width: 50, inC: 3, outC: 24, kernel: 5, stride: 2))
+        try check(Case(height: 3, width: 45, inC: 8, outC: 16, kernel: 3, stride: 1, same: false))
+    }
+
     func testDepthwiseStridesChannelTailsAndEdges() throws {
         for channels in [1, 3, 8, 17, 24, 40] {
             try check(Case(height: 7, width: 9, inC: channels, outC: channels, kernel: 3, depthwise: true))

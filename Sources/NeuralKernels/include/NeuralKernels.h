@@ -40,8 +40,8 @@ void nk_conv_pack(nk_isa isa, const nk_conv *conv, const float *filter, const fl
 /// Output pixels (row-major over batch, out_h, out_w) the work splits on; `nk_conv_run` ranges
 /// should start on multiples of this.
 int nk_conv_pixel_block(nk_isa isa);
-/// Computes output pixels [pixel_begin, pixel_end). `zero` holds at least in_c zero floats
-/// (stands in for taps in the padding).
+/// Computes output pixels [pixel_begin, pixel_end). `zero` holds at least kernel_w * in_c zero floats
+/// (stands in for taps and kernel rows in the padding).
 void nk_conv_run(nk_isa isa, const nk_conv *conv, const float *packed, const float *input, float *output,
                  const float *zero, size_t pixel_begin, size_t pixel_end);
 

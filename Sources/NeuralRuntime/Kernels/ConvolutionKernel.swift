@@ -8,7 +8,7 @@ struct ConvolutionKernel {
     let input: UnsafePointer<Float>
     let output: UnsafeMutablePointer<Float>
     let packed: UnsafePointer<Float>
-    /// Zeros standing in for taps in the padding.
+    /// Zeros standing in for taps (or kernel rows) in the padding.
     let zero: UnsafePointer<Float>
     let shape: nk_conv
     let path: KernelPath
@@ -44,7 +44,7 @@ struct ConvolutionKernel {
             }
         }
         self.packed = UnsafePointer(packed)
-        zero = UnsafePointer(storage.allocate(inputShape[3] + 64))
+        zero = UnsafePointer(storage.allocate(filterShape[2] * inputShape[3] + 64))
     }
 
     func run() { run(part: 0, of: 1) }
