@@ -19,6 +19,17 @@ NK_DECLARE(avx2)
 NK_DECLARE(avx512)
 #endif
 
+/// Output tensors at least this large are written with streaming stores (they would not stay in the
+/// last-level cache for the next layer anyway; skipping the read-for-ownership saves bandwidth).
+#ifndef NK_STREAM_BYTES
+#define NK_STREAM_BYTES ((size_t)24 << 20)
+#endif
+#if defined(__x86_64__)
+#define NK_STREAM_FENCE() __builtin_ia32_sfence()
+#else
+#define NK_STREAM_FENCE() ((void)0)
+#endif
+
 /// Pixels per micro-kernel tile on each path.
 #define NK_MR_GENERIC 6
 #define NK_MR_AVX2 6
