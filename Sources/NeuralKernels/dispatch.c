@@ -31,6 +31,10 @@ static int nk_cpu_has(nk_isa isa) {
 }
 #endif
 
+size_t nk_stream_bytes = (size_t)24 << 20;
+
+void nk_set_stream_threshold(size_t bytes) { nk_stream_bytes = bytes; }
+
 int nk_isa_supported(nk_isa isa) {
     switch (isa) {
     case NK_ISA_GENERIC: return 1;
@@ -93,8 +97,8 @@ int nk_conv_pixel_block(nk_isa isa) {
 }
 
 void nk_conv_run(nk_isa isa, const nk_conv *conv, const float *packed, const float *input, float *output,
-                 const float *zero, size_t pixel_begin, size_t pixel_end) {
-#define CALL(s) nk_conv_run_##s(conv, packed, input, output, zero, pixel_begin, pixel_end); return
+                 const float *zero, const float *residual, const float *slope, size_t pixel_begin, size_t pixel_end) {
+#define CALL(s) nk_conv_run_##s(conv, packed, input, output, zero, residual, slope, pixel_begin, pixel_end); return
     NK_SWITCH(isa, CALL)
 #undef CALL
 }

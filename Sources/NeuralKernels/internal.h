@@ -8,8 +8,8 @@
 #define NK_DECLARE(suffix)                                                                                  \
     size_t nk_conv_packed_count_##suffix(const nk_conv *);                                               \
     void nk_conv_pack_##suffix(const nk_conv *, const float *, const float *, float *);                   \
-    void nk_conv_run_##suffix(const nk_conv *, const float *, const float *, float *, const float *, size_t, \
-                              size_t);                                                                     \
+    void nk_conv_run_##suffix(const nk_conv *, const float *, const float *, float *, const float *,         \
+                              const float *, const float *, size_t, size_t);                              \
     void nk_depthwise_run_##suffix(const nk_depthwise *, const float *, const float *, float *, const float *, \
                                    size_t, size_t);
 
@@ -21,9 +21,8 @@ NK_DECLARE(avx512)
 
 /// Output tensors at least this large are written with streaming stores (they would not stay in the
 /// last-level cache for the next layer anyway; skipping the read-for-ownership saves bandwidth).
-#ifndef NK_STREAM_BYTES
-#define NK_STREAM_BYTES ((size_t)24 << 20)
-#endif
+extern size_t nk_stream_bytes;
+#define NK_STREAM_BYTES nk_stream_bytes
 #if defined(__x86_64__)
 #define NK_STREAM_FENCE() __builtin_ia32_sfence()
 #else

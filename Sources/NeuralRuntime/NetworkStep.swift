@@ -80,7 +80,9 @@ enum NetworkStep {
             return .convolution(ConvolutionKernel(
                 input: try pointer(inputs[0]), output: output, inputShape: shape(inputs[0]), outputShape: outputShape,
                 filter: try constant(1, "filter"), filterShape: shape(inputs[1]), biasValues: try optionalBias(),
-                parameters: parameters, storage: storage, path: path))
+                parameters: parameters, storage: storage, path: path,
+                residual: inputs.count > 3 && inputs[3] >= 0 ? UnsafePointer(try pointer(inputs[3])) : nil,
+                slopeValues: inputs.count > 4 ? try constant(4, "PReLU slope") : nil))
         case let .depthwiseConv2D(parameters, multiplier):
             return .depthwise(DepthwiseConvolutionKernel(
                 input: try pointer(inputs[0]), output: output, inputShape: shape(inputs[0]), outputShape: outputShape,

@@ -99,14 +99,25 @@ package final class NeuralNetwork {
             guard shapes[index] != nil, tensors[index].constant == nil else {
                 throw fail("output \(tensorName(index)) is never computed")
             }
-            lastUse[index] = graph.operations.count
         }
+
+        // Residual adds and PReLUs folded into the convolutions before them (shapes are known now),
+        // then each tensor's producer and last reader over the operations that remain.
+        let operations = GraphOptimizer.fuseIntoConvolutions(graph.operations, tensors: tensors, shapes: shapes,
+                                                              graphOutputs: graph.outputs)
+        producer = [Int](repeating: -1, count: tensors.count)
+        lastUse = [Int](repeating: -1, count: tensors.count)
+        for (step, operation) in operations.enumerated() {
+            for index in operation.inputs where index >= 0 { lastUse[index] = step }
+            producer[operation.outputs[0]] = step
+        }
+        for index in graph.outputs { lastUse[index] = operations.count }
 
         // Memory plan over the activation tensors (everything that is not a constant).
         var planned: [Int] = []
         var requests: [ArenaPlanner.Request] = []
         for index in tensors.indices where tensors[index].constant == nil {
-            guard let shape = shapes[index] else { continue }
+            guard let shape = shapes[index], producer[index] >= 0 || graph.inputs.contains(index) else { continue }
             let first = graph.inputs.contains(index) ? 0 : producer[index]
             requests.append(.init(size: shape.reduce(1, *), first: first, last: max(first, lastUse[index])))
             planned.append(index)
@@ -122,7 +133,7 @@ package final class NeuralNetwork {
 
         var steps: [NetworkStep] = []
         var stepWork: [Int] = []
-        for (step, operation) in graph.operations.enumerated() {
+        for (step, operation) in operations.enumerated() {
             let outputCount = shapes[operation.outputs[0]].map { $0.reduce(1, *) } ?? 0
             switch operation.kind {
             case .conv2D:

@@ -1,3 +1,4 @@
+import NeuralKernels
 import XCTest
 @testable import NeuralRuntime
 
@@ -129,5 +130,85 @@ final class KernelPathTests: XCTestCase {
         try check(Case(height: 4, width: 2, inC: 16, outC: 16, kernel: 5, depthwise: true))
         try check(Case(batch: 2, height: 5, width: 6, inC: 33, outC: 33, kernel: 3, same: false, activation: .relu,
                        depthwise: true))
+    }
+
+    /// Every output written with streaming stores (aligned outputs whose channels fill whole vectors).
+    func testStreamingStoresGiveTheSameResults() throws {
+        nk_set_stream_threshold(0)
+        defer { nk_set_stream_threshold(24 << 20) }
+        try check(Case(height: 5, width: 21, inC: 16, outC: 64, kernel: 1, same: false, activation: .relu))
+        try check(Case(height: 6, width: 19, inC: 8, outC: 32, kernel: 3, stride: 2))
+        try check(Case(height: 7, width: 9, inC: 48, outC: 48, kernel: 3, activation: .relu6, depthwise: true))
+    }
+
+    // MARK: Fused residual ADD and PRELU
+
+    /// conv -> ADD(residual) [-> activation] -> PRELU graphs: the fused network must give what the
+    /// operations give one by one (checked against plain loops).
+    private func checkFusion(addActivation: Activation?, prelu: Bool, residualFirst: Bool, lateResidual: Bool = false,
+                             expectedSteps: Int, file: StaticString = #filePath, line: UInt = #line) throws {
+        let (h, w, cin, cout) = (5, 11, 6, 20)
+        let c = Case(height: h, width: w, inC: cin, outC: cout, kernel: 3)
+        let input = values(h * w * cin, seed: 1, scale: 2)
+        let filter = values(cout * 9 * cin, seed: 2, scale: 0.3), bias = values(cout, seed: 3, scale: 1)
+        let slopes = values(cout, seed: 4, scale: 0.5)
+        var tensors = [TensorDescription(name: "in", shape: [1, h, w, cin]),
+                       TensorDescription(name: "filter", shape: [cout, 3, 3, cin], constant: filter),
+                       TensorDescription(name: "bias", shape: [cout], constant: bias),
+                       TensorDescription(name: "conv", shape: []),
+                       TensorDescription(name: "skip filter", shape: [cout, 1, 1, cin], constant: values(cout * cin, seed: 5, scale: 0.5)),
+                       TensorDescription(name: "skip", shape: []),
+                       TensorDescription(name: "sum", shape: []),
+                       TensorDescription(name: "slopes", shape: [1, 1, cout], constant: slopes),
+                       TensorDescription(name: "out", shape: [])]
+        // A late skip has an activation of its own, so the ADD cannot fold into it either.
+        let skipActivation: Activation = lateResidual ? .relu : .none
+        let skip = OperationDescription(kind: .conv2D(ConvolutionParameters(activation: skipActivation)), inputs: [0, 4],
+                                        outputs: [5])
+        let conv = OperationDescription(kind: .conv2D(parameters(c)), inputs: [0, 1, 2], outputs: [3])
+        var operations = lateResidual ? [conv, skip] : [skip, conv]
+        var last = 3
+        if let addActivation {
+            operations.append(OperationDescription(kind: .add(addActivation), inputs: residualFirst ? [5, 3] : [3, 5],
+                                                   outputs: [6]))
+            last = 6
+        }
+        if prelu {
+            operations.append(OperationDescription(kind: .prelu, inputs: [last, 7], outputs: [8]))
+            last = 8
+        }
+        tensors[last].name = "result"
+        let graph = GraphDescription(tensors: tensors, operations: operations, inputs: [0], outputs: [last], name: "fusion")
+        // Reference: the convolution, the skip 1x1, then the epilogue by hand.
+        var expected = reference(c, input: input, filter: filter, bias: bias, outH: h, outW: w)
+        if let addActivation {
+            let skipCase = Case(height: h, width: w, inC: cin, outC: cout, kernel: 1, same: false)
+            let skipValues = reference(skipCase, input: input, filter: tensors[4].constant!,
+                                       bias: [Float](repeating: 0, count: cout), outH: h, outW: w)
+                .map { lateResidual ? max(0, $0) : $0 }
+            let clamp = ClampRange(addActivation)
+            expected = zip(expected, skipValues).map { min(max($0 + $1, clamp.lower), clamp.upper) }
+        }
+        if prelu { expected = expected.enumerated().map { $1 < 0 ? $1 * slopes[$0 % cout] : $1 } }
+        for path in KernelPath.supported {
+            let network = try NeuralNetwork(graph: graph, kernelPath: path)
+            XCTAssertEqual(network.stepsForProfiling.count, expectedSteps, "steps after fusion", file: file, line: line)
+            _ = network.input(0).update(from: input)
+            network.run()
+            TestSupport.assertClose(network.output(0), expected, "fusion on \(path)", file: file, line: line)
+        }
+    }
+
+    func testResidualAddAndPReluFuseIntoTheConvolution() throws {
+        try checkFusion(addActivation: Activation.none, prelu: false, residualFirst: false, expectedSteps: 2)
+        try checkFusion(addActivation: .relu, prelu: false, residualFirst: true, expectedSteps: 2)
+        try checkFusion(addActivation: .relu6, prelu: true, residualFirst: false, expectedSteps: 3)
+        try checkFusion(addActivation: Activation.none, prelu: true, residualFirst: true, expectedSteps: 2)
+        try checkFusion(addActivation: nil, prelu: true, residualFirst: false, expectedSteps: 2)
+    }
+
+    /// A residual computed after the convolution cannot be read by it: the ADD stays.
+    func testLateResidualIsNotFused() throws {
+        try checkFusion(addActivation: .relu, prelu: false, residualFirst: false, lateResidual: true, expectedSteps: 3)
     }
 }

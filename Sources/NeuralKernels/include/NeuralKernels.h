@@ -22,6 +22,10 @@ nk_isa nk_default_isa(void);
 /// Lower-case name of `isa` ("generic", "avx2", "avx512").
 const char *nk_isa_name(nk_isa isa);
 
+/// Outputs of at least this many bytes are written with streaming stores (default 24 MiB, beyond
+/// what the last-level cache keeps for the next layer). Tests lower it to cover that path.
+void nk_set_stream_threshold(size_t bytes);
+
 /// A convolution over NHWC float32 (regular, not depthwise), output = clamp(conv + bias, lo, hi).
 typedef struct {
     int batch, in_h, in_w, in_c;
@@ -41,9 +45,12 @@ void nk_conv_pack(nk_isa isa, const nk_conv *conv, const float *filter, const fl
 /// should start on multiples of this.
 int nk_conv_pixel_block(nk_isa isa);
 /// Computes output pixels [pixel_begin, pixel_end). `zero` holds at least kernel_w * in_c zero floats
-/// (stands in for taps and kernel rows in the padding).
+/// (stands in for taps and kernel rows in the padding). Fused epilogue, per output value:
+/// v = conv + bias (+ residual[same index] when `residual` is not NULL), clamped to [lower, upper],
+/// then v < 0 ? v * slope[channel] : v when `slope` is not NULL (PReLU; out_c rounded up to 32 floats).
 void nk_conv_run(nk_isa isa, const nk_conv *conv, const float *packed, const float *input, float *output,
-                 const float *zero, size_t pixel_begin, size_t pixel_end);
+                 const float *zero, const float *residual, const float *slope, size_t pixel_begin,
+                 size_t pixel_end);
 
 /// A depthwise convolution (multiplier 1) over NHWC float32.
 typedef nk_conv nk_depthwise;

@@ -1,7 +1,8 @@
 import NeuralKernels
 
 /// CONV_2D over NHWC float32 as an implicit GEMM in NeuralKernels: weights packed once at load
-/// into the micro-kernel's panels (bias in front), bias and activation applied in the store, each
+/// into the micro-kernel's panels (bias in front), bias, a fused residual add, the activation and a
+/// fused PReLU applied in the store, each
 /// tile of output pixels reading its taps through pointers (padding reads a zero row), so neither
 /// 1x1 nor KxK convolutions copy their input.
 struct ConvolutionKernel {
@@ -11,6 +12,10 @@ struct ConvolutionKernel {
     /// Zeros standing in for taps (or kernel rows) in the padding.
     let zero: UnsafePointer<Float>
     let shape: nk_conv
+    /// Added to the result before the activation (a residual ADD fused by `GraphOptimizer`), or nil.
+    let residual: UnsafePointer<Float>?
+    /// Per-channel PReLU slopes applied after the activation (a fused PRELU), or nil.
+    let slope: UnsafePointer<Float>?
     let path: KernelPath
     let pixels: Int
     var kernelH: Int { Int(shape.kernel_h) }
@@ -19,9 +24,12 @@ struct ConvolutionKernel {
     /// Packs `filter` ([Cout][KH][KW][Cin]) and `biasValues` into `storage`.
     init(input: UnsafePointer<Float>, output: UnsafeMutablePointer<Float>, inputShape: [Int], outputShape: [Int],
          filter: [Float], filterShape: [Int], biasValues: [Float]?, parameters: ConvolutionParameters,
-         storage: FloatStorage, path: KernelPath) {
+         storage: FloatStorage, path: KernelPath, residual: UnsafePointer<Float>? = nil, slopeValues: [Float]? = nil) {
         self.input = input
         self.output = output
+        self.residual = residual
+        let outC = outputShape[3]
+        slope = slopeValues.map { storage.paddedCopy($0, count: outC, paddedCount: (outC + 31) / 32 * 32) }
         self.path = path
         let clamp = ClampRange(parameters.activation)
         var shape = nk_conv()
@@ -55,7 +63,8 @@ struct ConvolutionKernel {
         let range = WorkShare.range(part: part, of: parts, total: pixels, multiple: Int(nk_conv_pixel_block(path.isa)))
         guard !range.isEmpty else { return }
         withUnsafePointer(to: shape) { shape in
-            nk_conv_run(path.isa, shape, packed, input, output, zero, range.lowerBound, range.upperBound)
+            nk_conv_run(path.isa, shape, packed, input, output, zero, residual, slope, range.lowerBound,
+                        range.upperBound)
         }
     }
 }
