@@ -37,7 +37,7 @@ enum NetworkStep {
     /// other steps run whole on part 0.
     var isSplittable: Bool {
         switch self {
-        case .convolution, .depthwise: return true
+        case .convolution, .depthwise, .transposeConvolution: return true
         default: return false
         }
     }
@@ -48,6 +48,7 @@ enum NetworkStep {
         switch self {
         case let .convolution(kernel): kernel.run(part: part, of: parts)
         case let .depthwise(kernel): kernel.run(part: part, of: parts)
+        case let .transposeConvolution(kernel): kernel.run(part: part, of: parts)
         default: if part == 0 { run() }
         }
     }

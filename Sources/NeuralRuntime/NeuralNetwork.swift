@@ -139,6 +139,10 @@ package final class NeuralNetwork {
             case .conv2D:
                 let filter = shapes[operation.inputs[1]] ?? []
                 stepWork.append(outputCount * filter.dropFirst().reduce(1, *))
+            case .transposeConv2D:
+                // Each output value gathers about in_c products per tap landing on it.
+                let filter = shapes[operation.inputs[1]] ?? []
+                stepWork.append(outputCount * (filter.last ?? 1))
             case .depthwiseConv2D:
                 let filter = shapes[operation.inputs[1]] ?? []
                 stepWork.append(outputCount * filter.dropFirst().dropLast().reduce(1, *))

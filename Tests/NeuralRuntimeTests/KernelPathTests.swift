@@ -211,4 +211,51 @@ final class KernelPathTests: XCTestCase {
     func testLateResidualIsNotFused() throws {
         try checkFusion(addActivation: .relu, prelu: false, residualFirst: false, lateResidual: true, expectedSteps: 3)
     }
+
+    // MARK: Transposed convolution
+
+    /// The gathering kernel against a plain scatter loop, whole and split across threads.
+    func testTransposedConvolutionGathersWhatAScatterWrites() throws {
+        for (kernel, stride, top, left, bottom, right, inC, outC) in [(2, 2, 0, 0, 0, 0, 24, 24), (3, 2, 1, 1, 0, 0, 5, 11),
+                                                                        (4, 2, 1, 1, 1, 1, 9, 17), (3, 1, 1, 1, 1, 1, 4, 8)] {
+            let (h, w) = (5, 7)
+            let input = values(h * w * inC, seed: 1, scale: 2)
+            let filter = values(outC * kernel * kernel * inC, seed: 2, scale: 0.4), bias = values(outC, seed: 3, scale: 1)
+            let padding = SpatialPadding(top: top, left: left, bottom: bottom, right: right)
+            let outH = (h - 1) * stride + kernel - top - bottom, outW = (w - 1) * stride + kernel - left - right
+            var expected = [Float](repeating: 0, count: outH * outW * outC)
+            for p in 0..<(outH * outW) { for o in 0..<outC { expected[p * outC + o] = bias[o] } }
+            for iy in 0..<h {
+                for ix in 0..<w {
+                    for ky in 0..<kernel {
+                        for kx in 0..<kernel {
+                            let oy = iy * stride + ky - top, ox = ix * stride + kx - left
+                            if oy < 0 || oy >= outH || ox < 0 || ox >= outW { continue }
+                            for o in 0..<outC {
+                                for i in 0..<inC {
+                                    expected[(oy * outW + ox) * outC + o] += input[(iy * w + ix) * inC + i]
+                                        * filter[((o * kernel + ky) * kernel + kx) * inC + i]
+                                }
+                            }
+                        }
+                    }
+                }
+            }
+            let parameters = ConvolutionParameters(strideH: stride, strideW: stride, padding: padding, activation: .none)
+            let graph = GraphDescription(
+                tensors: [TensorDescription(name: "in", shape: [1, h, w, inC]),
+                          TensorDescription(name: "filter", shape: [outC, kernel, kernel, inC], constant: filter),
+                          TensorDescription(name: "bias", shape: [outC], constant: bias),
+                          TensorDescription(name: "out", shape: [])],
+                operations: [OperationDescription(kind: .transposeConv2D(parameters), inputs: [0, 1, 2], outputs: [3])],
+                inputs: [0], outputs: [3], name: "transposed")
+            let network = try NeuralNetwork(graph: graph)
+            XCTAssertEqual(network.outputShapes[0], [1, outH, outW, outC])
+            for threads in [1, 3] {
+                _ = network.input(0).update(from: input)
+                network.run(threads: threads)
+                TestSupport.assertClose(network.output(0), expected, "kernel \(kernel) stride \(stride), \(threads) thread(s)")
+            }
+        }
+    }
 }

@@ -1,6 +1,6 @@
-/// Transposed convolution ("deconvolution") over NHWC float32: every input pixel scatters
-/// `input · filter[tap]` into the output pixel each kernel tap lands on. Weights are packed once
-/// as [KH*KW][Cin][paddedOut] so eight output channels accumulate per vector.
+/// Transposed convolution ("deconvolution") over NHWC float32, computed per output pixel from the
+/// input pixels whose taps land on it. Weights are packed once as [KH*KW][Cin][paddedOut] so eight
+/// output channels accumulate per vector.
 struct TransposeConvolutionKernel {
     /// Tensor and filter sizes (NHWC data, [Cout][KH][KW][Cin] filter).
     struct Sizes {
@@ -48,52 +48,51 @@ struct TransposeConvolutionKernel {
         clamp = ClampRange(parameters.activation)
     }
 
-    func run() {
+    func run() { run(part: 0, of: 1) }
+
+    /// Computes the output rows of share `part` of `parts`. Each output pixel gathers the taps that
+    /// land on it (input pixels where (o + pad - k) is a multiple of the stride) and is written once:
+    /// no scatter, no read-modify-write, so workers can split the rows.
+    func run(part: Int, of parts: Int) {
         let (batch, inH, inW, inC) = (sizes.batch, sizes.inH, sizes.inW, sizes.inC)
         let (outH, outW, outC, kernelH, kernelW) = (sizes.outH, sizes.outW, sizes.outC, sizes.kernelH, sizes.kernelW)
-        // Start every output pixel at the bias, then add each tap's contribution.
-        let pixels = batch * outH * outW
-        for p in 0..<pixels { copyFloats(bias, output + p * outC, count: outC) }
-        let sh = strideH, sw = strideW, top = padTop, left = padLeft
-        for n in 0..<batch {
-            for iy in 0..<inH {
-                for ix in 0..<inW {
-                    let source = input + ((n * inH + iy) * inW + ix) * inC
-                    for ky in 0..<kernelH {
-                        let oy = iy * sh + ky - top
-                        if oy < 0 || oy >= outH { continue }
-                        for kx in 0..<kernelW {
-                            let ox = ix * sw + kx - left
-                            if ox < 0 || ox >= outW { continue }
-                            let destination = output + ((n * outH + oy) * outW + ox) * outC
-                            accumulate(source, weights + (ky * kernelW + kx) * inC * paddedOut, into: destination)
+        let rows = WorkShare.range(part: part, of: parts, total: batch * outH)
+        for row in rows {
+            let n = row / outH, oy = row % outH
+            for ox in 0..<outW {
+                let destination = output + (row * outW + ox) * outC
+                var co = 0
+                while co < paddedOut {
+                    var acc = load8(bias + co)
+                    var ky = (oy + padTop) % strideH
+                    while ky < kernelH {
+                        let iy = (oy + padTop - ky) / strideH
+                        if iy >= 0, iy < inH {
+                            var kx = (ox + padLeft) % strideW
+                            while kx < kernelW {
+                                let ix = (ox + padLeft - kx) / strideW
+                                if ix >= 0, ix < inW {
+                                    let source = input + ((n * inH + iy) * inW + ix) * inC
+                                    var w = weights + (ky * kernelW + kx) * inC * paddedOut + co
+                                    for ci in 0..<inC {
+                                        acc = acc.addingProduct(Float8(repeating: source[ci]), load8(w))
+                                        w += paddedOut
+                                    }
+                                }
+                                kx += strideW
+                            }
                         }
+                        ky += strideH
                     }
+                    let value = clamp.apply(acc)
+                    if co + 8 <= outC {
+                        store8(value, destination + co)
+                    } else {
+                        storePartial(value, destination + co, count: outC - co)
+                    }
+                    co += 8
                 }
             }
-        }
-        if !clamp.isIdentity { clamp.apply(output, count: pixels * outC) }
-    }
-
-    /// destination[0..<outC] += source[0..<inC] x tapWeights[inC][paddedOut].
-    @inline(__always)
-    private func accumulate(_ source: UnsafePointer<Float>, _ tapWeights: UnsafePointer<Float>,
-                            into destination: UnsafeMutablePointer<Float>) {
-        let inC = sizes.inC, outC = sizes.outC
-        var co = 0
-        while co < paddedOut {
-            var acc = Float8()
-            var w = tapWeights + co
-            for ci in 0..<inC {
-                acc = acc.addingProduct(Float8(repeating: source[ci]), load8(w))
-                w += paddedOut
-            }
-            if co + 8 <= outC {
-                store8(load8(destination + co) + acc, destination + co)
-            } else {
-                addPartial(acc, destination + co, count: outC - co)
-            }
-            co += 8
         }
     }
 }
