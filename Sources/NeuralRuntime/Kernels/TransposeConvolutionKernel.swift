@@ -57,13 +57,14 @@ struct TransposeConvolutionKernel {
         let (batch, inH, inW, inC) = (sizes.batch, sizes.inH, sizes.inW, sizes.inC)
         let (outH, outW, outC, kernelH, kernelW) = (sizes.outH, sizes.outW, sizes.outC, sizes.kernelH, sizes.kernelW)
         let rows = WorkShare.range(part: part, of: parts, total: batch * outH)
-        for row in rows {
-            let n = row / outH, oy = row % outH
-            for ox in 0..<outW {
-                let destination = output + (row * outW + ox) * outC
-                var co = 0
-                while co < paddedOut {
-                    var acc = load8(bias + co)
+        // The taps landing on one output pixel, found once per pixel (not per channel block):
+        // (input pixel offset, packed weight offset); at most ceil(KH/SH) x ceil(KW/SW) of them.
+        let capacity = (kernelH + strideH - 1) / strideH * ((kernelW + strideW - 1) / strideW)
+        withUnsafeTemporaryAllocation(of: (Int, Int).self, capacity: capacity) { taps in
+            for row in rows {
+                let n = row / outH, oy = row % outH
+                for ox in 0..<outW {
+                    var count = 0
                     var ky = (oy + padTop) % strideH
                     while ky < kernelH {
                         let iy = (oy + padTop - ky) / strideH
@@ -72,25 +73,34 @@ struct TransposeConvolutionKernel {
                             while kx < kernelW {
                                 let ix = (ox + padLeft - kx) / strideW
                                 if ix >= 0, ix < inW {
-                                    let source = input + ((n * inH + iy) * inW + ix) * inC
-                                    var w = weights + (ky * kernelW + kx) * inC * paddedOut + co
-                                    for ci in 0..<inC {
-                                        acc = acc.addingProduct(Float8(repeating: source[ci]), load8(w))
-                                        w += paddedOut
-                                    }
+                                    taps[count] = (((n * inH + iy) * inW + ix) * inC, (ky * kernelW + kx) * inC * paddedOut)
+                                    count += 1
                                 }
                                 kx += strideW
                             }
                         }
                         ky += strideH
                     }
-                    let value = clamp.apply(acc)
-                    if co + 8 <= outC {
-                        store8(value, destination + co)
-                    } else {
-                        storePartial(value, destination + co, count: outC - co)
+                    let destination = output + (row * outW + ox) * outC
+                    var co = 0
+                    while co < paddedOut {
+                        var acc = load8(bias + co)
+                        for t in 0..<count {
+                            let source = input + taps[t].0
+                            var w = weights + taps[t].1 + co
+                            for ci in 0..<inC {
+                                acc = acc.addingProduct(Float8(repeating: source[ci]), load8(w))
+                                w += paddedOut
+                            }
+                        }
+                        let value = clamp.apply(acc)
+                        if co + 8 <= outC {
+                            store8(value, destination + co)
+                        } else {
+                            storePartial(value, destination + co, count: outC - co)
+                        }
+                        co += 8
                     }
-                    co += 8
                 }
             }
         }
