@@ -1,4 +1,4 @@
-import Dispatch
+import NeuralKernels
 
 /// A loaded network ready to run: shapes inferred, one memory arena planned for all
 /// intermediate tensors, weights packed for the kernels. `run()` allocates nothing.
@@ -25,6 +25,9 @@ package final class NeuralNetwork {
     private let steps: [NetworkStep]
     /// Rough multiply-adds per step (output elements x taps per element), to decide splitting.
     private let stepWork: [Int]
+    /// Worker threads for `run(threads:)`, started on first use (threads - 1 of them).
+    private var pool: OpaquePointer?
+    private var poolThreads = 1
     private let inputPointers: [UnsafeMutablePointer<Float>]
     private let outputPointers: [UnsafeMutablePointer<Float>]
 
@@ -189,15 +192,26 @@ package final class NeuralNetwork {
         }
     }
 
-    /// Runs every operation once, splitting each convolution's output across `threads` Dispatch
-    /// workers (for one image when the cores are otherwise idle; the video pipeline already runs
-    /// one network per core and uses `run()`). Small steps run on the calling thread.
+    /// Runs every operation once, splitting each convolution's output across `threads` threads
+    /// (for one image when the cores are otherwise idle; the video pipeline already runs one
+    /// network per core and uses `run()`). Small steps run on the calling thread. The workers are
+    /// this network's own (a NeuralKernels pool: they spin between steps, sleep between runs), and
+    /// each writes a fixed share of a step's output, so results are identical to `run()`.
     package func run(threads: Int) {
         guard threads > 1 else { return run() }
+        if pool == nil || poolThreads != threads {
+            if let pool { nk_pool_destroy(pool) }
+            pool = nk_pool_create(Int32(threads - 1))
+            poolThreads = threads
+        }
         withExtendedLifetime(storage) {
             for (step, work) in zip(steps, stepWork) {
                 if step.isSplittable, work >= Self.parallelWorkThreshold {
-                    DispatchQueue.concurrentPerform(iterations: threads) { part in step.run(part: part, of: threads) }
+                    withUnsafePointer(to: step) { step in
+                        nk_pool_run(pool, { context, part, parts in
+                            context?.assumingMemoryBound(to: NetworkStep.self).pointee.run(part: Int(part), of: Int(parts))
+                        }, UnsafeMutableRawPointer(mutating: step), Int32(threads))
+                    }
                 } else {
                     step.run()
                 }
@@ -205,6 +219,10 @@ package final class NeuralNetwork {
         }
     }
 
+    deinit {
+        if let pool { nk_pool_destroy(pool) }
+    }
+
     /// Multiply-adds below which a step is not worth handing to other threads.
-    static let parallelWorkThreshold = 200_000
+    static let parallelWorkThreshold = 50_000
 }
