@@ -210,7 +210,7 @@ package final class NeuralNetwork {
                     withUnsafePointer(to: step) { step in
                         nk_pool_run(pool, { context, part, parts in
                             context?.assumingMemoryBound(to: NetworkStep.self).pointee.run(part: Int(part), of: Int(parts))
-                        }, UnsafeMutableRawPointer(mutating: step), Int32(threads))
+                        }, UnsafeMutableRawPointer(mutating: step), Int32(threads * Self.partsPerThread))
                     }
                 } else {
                     step.run()
@@ -222,6 +222,10 @@ package final class NeuralNetwork {
     deinit {
         if let pool { nk_pool_destroy(pool) }
     }
+
+    /// Parts each splittable step is cut into per thread (claimed dynamically, so a thread the OS
+    /// preempts holds up at most one small part).
+    static let partsPerThread = 4
 
     /// Multiply-adds below which a step is not worth handing to other threads.
     static let parallelWorkThreshold = 50_000

@@ -64,9 +64,9 @@ void nk_depthwise_pack(nk_isa isa, const nk_depthwise *conv, const float *filter
 void nk_depthwise_run(nk_isa isa, const nk_depthwise *conv, const float *packed, const float *input, float *output,
                       const float *zero, size_t row_begin, size_t row_end);
 
-/// Worker threads that split one inference step: the caller runs part 0 (and any parts beyond the
-/// workers), `workers` threads run parts 1...workers; `nk_pool_run` returns when all parts are done.
-/// Which thread runs a part never changes the results (parts write disjoint outputs).
+/// Worker threads that split one inference step: the caller and the workers claim parts until
+/// none is left; `nk_pool_run` returns when all parts are done. Which thread runs a part never
+/// changes the results (parts write disjoint outputs).
 typedef struct nk_pool nk_pool;
 typedef void (*nk_task)(void *context, int part, int parts);
 /// A pool of `workers` threads (NULL when out of memory).
