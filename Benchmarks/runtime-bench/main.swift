@@ -8,7 +8,8 @@ import NeuralRuntime
 // command line: runtime-bench MODEL.tflite... [--runs N] [--threads 1,2] [--profile]. Prints
 // "name threads wall_ms cpu_ms" per model and thread count (medians of wall-clock and of this
 // thread's CPU time, which other processes on a shared machine do not inflate; with two threads it
-// counts the calling thread only); --profile adds the median time per kernel kind; --kernels prints
+// counts the calling thread only); --profile adds the median time per kernel kind, --profile-steps
+// per step, slowest first; --kernels prints
 // the kernel path networks load with.
 
 /// This thread's CPU time in milliseconds.
@@ -21,6 +22,7 @@ func threadMilliseconds() -> Double {
 var paths: [String] = []
 var runs = 200
 var profile = false
+var profileSteps = false
 var threadCounts = [1]
 var arguments = CommandLine.arguments.dropFirst().makeIterator()
 while let argument = arguments.next() {
@@ -31,6 +33,8 @@ while let argument = arguments.next() {
     } else if argument == "--kernels" {
         print(KernelPath.default)
         exit(0)
+    } else if argument == "--profile-steps" {
+        profileSteps = true
     } else if argument == "--profile" {
         profile = true
     } else {
@@ -62,6 +66,11 @@ for path in paths {
             times.sort()
             cpuTimes.sort()
             print(String(format: "%@ %d %.3f %.3f", name, threads, times[times.count / 2], cpuTimes[runs / 2]))
+        }
+        if profileSteps {
+            for (step, milliseconds) in network.profileSteps(runs: runs).sorted(by: { $0.milliseconds > $1.milliseconds }) {
+                print(String(format: "    %7.3f ms  %@", milliseconds, step))
+            }
         }
         if profile {
             for (kernel, milliseconds) in network.profileKernels(runs: runs) {

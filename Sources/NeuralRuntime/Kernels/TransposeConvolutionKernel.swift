@@ -65,21 +65,23 @@ struct TransposeConvolutionKernel {
                 let n = row / outH, oy = row % outH
                 for ox in 0..<outW {
                     var count = 0
-                    var ky = (oy + padTop) % strideH
-                    while ky < kernelH {
+                    // Taps in input-pixel order (kernel rows and columns descending), each tap's
+                    // sum added to the bias in turn: the roundings of the scatter this replaced.
+                    var ky = kernelH - 1 - ((kernelH - 1 - (oy + padTop) % strideH) % strideH + strideH) % strideH
+                    while ky >= 0 {
                         let iy = (oy + padTop - ky) / strideH
                         if iy >= 0, iy < inH {
-                            var kx = (ox + padLeft) % strideW
-                            while kx < kernelW {
+                            var kx = kernelW - 1 - ((kernelW - 1 - (ox + padLeft) % strideW) % strideW + strideW) % strideW
+                            while kx >= 0 {
                                 let ix = (ox + padLeft - kx) / strideW
                                 if ix >= 0, ix < inW {
                                     taps[count] = (((n * inH + iy) * inW + ix) * inC, (ky * kernelW + kx) * inC * paddedOut)
                                     count += 1
                                 }
-                                kx += strideW
+                                kx -= strideW
                             }
                         }
-                        ky += strideH
+                        ky -= strideH
                     }
                     let destination = output + (row * outW + ox) * outC
                     var co = 0
@@ -88,10 +90,12 @@ struct TransposeConvolutionKernel {
                         for t in 0..<count {
                             let source = input + taps[t].0
                             var w = weights + taps[t].1 + co
+                            var sum = Float8()
                             for ci in 0..<inC {
-                                acc = acc.addingProduct(Float8(repeating: source[ci]), load8(w))
+                                sum = sum.addingProduct(Float8(repeating: source[ci]), load8(w))
                                 w += paddedOut
                             }
+                            acc += sum
                         }
                         let value = clamp.apply(acc)
                         if co + 8 <= outC {
