@@ -103,6 +103,25 @@ void nk_conv_run(nk_isa isa, const nk_conv *conv, const float *packed, const flo
 #undef CALL
 }
 
+size_t nk_deconv_packed_count(nk_isa isa, const nk_conv *conv) {
+#define CALL(s) return nk_deconv_packed_count_##s(conv)
+    NK_SWITCH(isa, CALL)
+#undef CALL
+}
+
+void nk_deconv_pack(nk_isa isa, const nk_conv *conv, const float *filter, float *packed) {
+#define CALL(s) nk_deconv_pack_##s(conv, filter, packed); return
+    NK_SWITCH(isa, CALL)
+#undef CALL
+}
+
+void nk_deconv_run(nk_isa isa, const nk_conv *conv, const float *packed, const float *bias, const float *input,
+                   float *output, size_t row_begin, size_t row_end) {
+#define CALL(s) nk_deconv_run_##s(conv, packed, bias, input, output, row_begin, row_end); return
+    NK_SWITCH(isa, CALL)
+#undef CALL
+}
+
 size_t nk_depthwise_packed_count(nk_isa isa, const nk_depthwise *conv) {
     (void)isa;
     return NK_DEPTHWISE_PADDED(conv->in_c) * (1 + (size_t)conv->kernel_h * conv->kernel_w);

@@ -10,6 +10,10 @@
     void nk_conv_pack_##suffix(const nk_conv *, const float *, const float *, float *);                   \
     void nk_conv_run_##suffix(const nk_conv *, const float *, const float *, float *, const float *,         \
                               const float *, const float *, size_t, size_t);                              \
+    size_t nk_deconv_packed_count_##suffix(const nk_conv *);                                             \
+    void nk_deconv_pack_##suffix(const nk_conv *, const float *, float *);                                  \
+    void nk_deconv_run_##suffix(const nk_conv *, const float *, const float *, const float *, float *, size_t,  \
+                                size_t);                                                                     \
     void nk_depthwise_run_##suffix(const nk_depthwise *, const float *, const float *, float *, const float *, \
                                    size_t, size_t);
 

@@ -113,7 +113,7 @@ enum NetworkStep {
             return .transposeConvolution(TransposeConvolutionKernel(
                 input: try pointer(inputs[0]), output: output, inputShape: shape(inputs[0]), outputShape: outputShape,
                 filter: try constant(1, "filter"), filterShape: shape(inputs[1]), biasValues: try optionalBias(),
-                parameters: parameters, storage: storage))
+                parameters: parameters, storage: storage, path: path))
         case .sigmoid:
             return .sigmoid(SigmoidKernel(input: try pointer(inputs[0]), output: output, count: outputCount))
         case let .activation(activation):

@@ -214,9 +214,11 @@ final class KernelPathTests: XCTestCase {
 
     // MARK: Transposed convolution
 
-    /// The gathering kernel against a plain scatter loop, whole and split across threads.
+    /// The per-tap products (stride = kernel) and the gathering kernel against a plain scatter loop,
+    /// whole and split across threads, on every path.
     func testTransposedConvolutionGathersWhatAScatterWrites() throws {
-        for (kernel, stride, top, left, bottom, right, inC, outC) in [(2, 2, 0, 0, 0, 0, 24, 24), (3, 2, 1, 1, 0, 0, 5, 11),
+        for (kernel, stride, top, left, bottom, right, inC, outC) in [(2, 2, 0, 0, 0, 0, 24, 24), (2, 2, 0, 0, 0, 0, 7, 40), (3, 3, 0, 0, 0, 0, 16, 8),
+                                                                        (3, 2, 1, 1, 0, 0, 5, 11),
                                                                         (4, 2, 1, 1, 1, 1, 9, 17), (3, 1, 1, 1, 1, 1, 4, 8)] {
             let (h, w) = (5, 7)
             let input = values(h * w * inC, seed: 1, scale: 2)
@@ -249,12 +251,15 @@ final class KernelPathTests: XCTestCase {
                           TensorDescription(name: "out", shape: [])],
                 operations: [OperationDescription(kind: .transposeConv2D(parameters), inputs: [0, 1, 2], outputs: [3])],
                 inputs: [0], outputs: [3], name: "transposed")
-            let network = try NeuralNetwork(graph: graph)
-            XCTAssertEqual(network.outputShapes[0], [1, outH, outW, outC])
-            for threads in [1, 3] {
-                _ = network.input(0).update(from: input)
-                network.run(threads: threads)
-                TestSupport.assertClose(network.output(0), expected, "kernel \(kernel) stride \(stride), \(threads) thread(s)")
+            for path in KernelPath.supported {
+                let network = try NeuralNetwork(graph: graph, kernelPath: path)
+                XCTAssertEqual(network.outputShapes[0], [1, outH, outW, outC])
+                for threads in [1, 3] {
+                    _ = network.input(0).update(from: input)
+                    network.run(threads: threads)
+                    TestSupport.assertClose(network.output(0), expected,
+                                            "kernel \(kernel) stride \(stride) on \(path), \(threads) thread(s)")
+                }
             }
         }
     }

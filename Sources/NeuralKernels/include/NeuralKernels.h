@@ -52,6 +52,16 @@ void nk_conv_run(nk_isa isa, const nk_conv *conv, const float *packed, const flo
                  const float *zero, const float *residual, const float *slope, size_t pixel_begin,
                  size_t pixel_end);
 
+/// Transposed convolution whose stride equals its kernel, without padding (out = in x stride): every
+/// output pixel takes one tap. Floats `nk_deconv_pack` writes for `isa`:
+size_t nk_deconv_packed_count(nk_isa isa, const nk_conv *conv);
+/// Packs `filter` ([out_c][kernel_h][kernel_w][in_c]) per tap into the micro-kernel's panels.
+void nk_deconv_pack(nk_isa isa, const nk_conv *conv, const float *filter, float *packed);
+/// Computes the output rows of input rows [row_begin, row_end) (over batch and in_h):
+/// clamp(sum + bias); `bias` holds out_c floats zero-padded to a multiple of 32.
+void nk_deconv_run(nk_isa isa, const nk_conv *conv, const float *packed, const float *bias, const float *input,
+                   float *output, size_t row_begin, size_t row_end);
+
 /// A depthwise convolution (multiplier 1) over NHWC float32.
 typedef nk_conv nk_depthwise;
 

@@ -1,5 +1,9 @@
-/// Transposed convolution ("deconvolution") over NHWC float32, computed per output pixel from the
-/// input pixels whose taps land on it. Weights are packed once as [KH*KW][Cin][paddedOut] so eight
+import NeuralKernels
+
+/// Transposed convolution ("deconvolution") over NHWC float32. With the stride equal to the kernel
+/// and no padding (CenterFace's upsampling), each output pixel takes one tap and every tap runs as a
+/// 1x1 product in NeuralKernels; otherwise each output pixel is computed here from the input
+/// pixels whose taps land on it. Weights are packed once as [KH*KW][Cin][paddedOut] so eight
 /// output channels accumulate per vector.
 struct TransposeConvolutionKernel {
     /// Tensor and filter sizes (NHWC data, [Cout][KH][KW][Cin] filter).
@@ -24,11 +28,14 @@ struct TransposeConvolutionKernel {
     let paddedOut: Int
     let strideH: Int, strideW: Int, padTop: Int, padLeft: Int
     let clamp: ClampRange
+    /// The NeuralKernels form (stride = kernel, no padding): shape, per-tap panels, bias padded to 32.
+    let packedC: (shape: nk_conv, weights: UnsafePointer<Float>, bias: UnsafePointer<Float>)?
+    let path: KernelPath
 
     /// Packs `filter` ([Cout][KH][KW][Cin]) and `biasValues` into `storage`.
     init(input: UnsafePointer<Float>, output: UnsafeMutablePointer<Float>, inputShape: [Int], outputShape: [Int],
          filter: [Float], filterShape: [Int], biasValues: [Float]?, parameters: ConvolutionParameters,
-         storage: FloatStorage) {
+         storage: FloatStorage, path: KernelPath) {
         self.input = input
         self.output = output
         let sizes = Sizes(input: inputShape, output: outputShape, filter: filterShape)
@@ -46,6 +53,24 @@ struct TransposeConvolutionKernel {
         (strideH, strideW) = (parameters.strideH, parameters.strideW)
         (padTop, padLeft) = (parameters.padding.top, parameters.padding.left)
         clamp = ClampRange(parameters.activation)
+        self.path = path
+        if parameters.strideH == sizes.kernelH, parameters.strideW == sizes.kernelW, parameters.padding == .zero,
+           sizes.outH == sizes.inH * parameters.strideH, sizes.outW == sizes.inW * parameters.strideW {
+            var shape = nk_conv()
+            (shape.batch, shape.in_h, shape.in_w, shape.in_c) =
+                (Int32(sizes.batch), Int32(sizes.inH), Int32(sizes.inW), Int32(sizes.inC))
+            (shape.out_h, shape.out_w, shape.out_c) = (Int32(sizes.outH), Int32(sizes.outW), Int32(sizes.outC))
+            (shape.kernel_h, shape.kernel_w) = (Int32(sizes.kernelH), Int32(sizes.kernelW))
+            (shape.stride_h, shape.stride_w) = (Int32(parameters.strideH), Int32(parameters.strideW))
+            (shape.dilation_h, shape.dilation_w) = (1, 1)
+            (shape.lower, shape.upper) = (clamp.lower, clamp.upper)
+            let packedWeights = storage.allocate(nk_deconv_packed_count(path.isa, &shape))
+            filter.withUnsafeBufferPointer { nk_deconv_pack(path.isa, &shape, $0.baseAddress, packedWeights) }
+            let paddedBias = storage.paddedCopy(biasValues, count: sizes.outC, paddedCount: (sizes.outC + 31) / 32 * 32)
+            packedC = (shape, UnsafePointer(packedWeights), paddedBias)
+        } else {
+            packedC = nil
+        }
     }
 
     func run() { run(part: 0, of: 1) }
@@ -54,6 +79,14 @@ struct TransposeConvolutionKernel {
     /// land on it (input pixels where (o + pad - k) is a multiple of the stride) and is written once:
     /// no scatter, no read-modify-write, so workers can split the rows.
     func run(part: Int, of parts: Int) {
+        if let packed = packedC {
+            let rows = WorkShare.range(part: part, of: parts, total: sizes.batch * sizes.inH)
+            guard !rows.isEmpty else { return }
+            withUnsafePointer(to: packed.shape) { shape in
+                nk_deconv_run(path.isa, shape, packed.weights, packed.bias, input, output, rows.lowerBound, rows.upperBound)
+            }
+            return
+        }
         let (batch, inH, inW, inC) = (sizes.batch, sizes.inH, sizes.inW, sizes.inC)
         let (outH, outW, outC, kernelH, kernelW) = (sizes.outH, sizes.outW, sizes.outC, sizes.kernelH, sizes.kernelW)
         let rows = WorkShare.range(part: part, of: parts, total: batch * outH)
