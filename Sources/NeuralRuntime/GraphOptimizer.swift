@@ -34,6 +34,9 @@ enum GraphOptimizer {
         case var .conv2D(parameters) where parameters.activation == .none:
             parameters.activation = activation
             return .conv2D(parameters)
+        case var .transposeConv2D(parameters) where parameters.activation == .none:
+            parameters.activation = activation
+            return .transposeConv2D(parameters)
         case .depthwiseConv2D(var parameters, let multiplier) where parameters.activation == .none:
             parameters.activation = activation
             return .depthwiseConv2D(parameters, depthMultiplier: multiplier)
