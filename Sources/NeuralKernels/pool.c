@@ -16,6 +16,8 @@
 
 /// Spins (each a pause instruction) before a waiting worker sleeps: roughly half a millisecond.
 #define NK_POOL_SPINS 20000
+/// Spins of the caller waiting for the last parts before it sleeps: a few tens of microseconds.
+#define NK_CALLER_SPINS 2000
 /// Ticket layout: generation << 40 | parts << 20 | next index.
 #define NK_INDEX_BITS 20
 #define NK_INDEX_MASK ((1ull << NK_INDEX_BITS) - 1)
@@ -28,10 +30,12 @@ struct nk_pool {
     _Atomic int finished;
     _Atomic int sleepers;
     _Atomic int stop;
+    _Atomic int caller_waiting;
     nk_task task;
     void *context;
     pthread_mutex_t mutex;
     pthread_cond_t wake;
+    pthread_cond_t finished_all;
 };
 
 static inline void nk_pause(void) {
@@ -51,7 +55,11 @@ static void nk_claim_parts(nk_pool *pool) {
         if (index >= parts) return;
         // A valid claim: the run is not finished, so task and context are this run's.
         pool->task(pool->context, index, parts);
-        atomic_fetch_add(&pool->finished, 1);
+        if (atomic_fetch_add(&pool->finished, 1) + 1 == parts && atomic_load(&pool->caller_waiting)) {
+            pthread_mutex_lock(&pool->mutex);
+            pthread_cond_signal(&pool->finished_all);
+            pthread_mutex_unlock(&pool->mutex);
+        }
     }
 }
 
@@ -85,6 +93,7 @@ nk_pool *nk_pool_create(int workers) {
     if (!pool->threads) { free(pool); return NULL; }
     pthread_mutex_init(&pool->mutex, NULL);
     pthread_cond_init(&pool->wake, NULL);
+    pthread_cond_init(&pool->finished_all, NULL);
     for (int i = 0; i < workers; i++) {
         if (pthread_create(&pool->threads[i], NULL, nk_worker_main, pool) != 0) break;
         pool->workers = i + 1;
@@ -111,7 +120,16 @@ void nk_pool_run(nk_pool *pool, nk_task task, void *context, int parts) {
         pthread_mutex_unlock(&pool->mutex);
     }
     nk_claim_parts(pool);
-    while (atomic_load(&pool->finished) < parts) nk_pause();
+    // Wait for parts other threads are running: spin a little, then sleep, which also lets the
+    // OS move a worker that another process pushed off its core onto this one.
+    for (int spins = 0; atomic_load(&pool->finished) < parts; spins++) {
+        if (spins < NK_CALLER_SPINS) { nk_pause(); continue; }
+        atomic_store(&pool->caller_waiting, 1);
+        pthread_mutex_lock(&pool->mutex);
+        while (atomic_load(&pool->finished) < parts) pthread_cond_wait(&pool->finished_all, &pool->mutex);
+        pthread_mutex_unlock(&pool->mutex);
+        atomic_store(&pool->caller_waiting, 0);
+    }
 }
 
 void nk_pool_destroy(nk_pool *pool) {
@@ -122,6 +140,7 @@ void nk_pool_destroy(nk_pool *pool) {
     pthread_mutex_unlock(&pool->mutex);
     for (int i = 0; i < pool->workers; i++) pthread_join(pool->threads[i], NULL);
     pthread_cond_destroy(&pool->wake);
+    pthread_cond_destroy(&pool->finished_all);
     pthread_mutex_destroy(&pool->mutex);
     free(pool->threads);
     free(pool);

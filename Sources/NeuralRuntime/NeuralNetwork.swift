@@ -228,5 +228,5 @@ package final class NeuralNetwork {
     static let partsPerThread = 4
 
     /// Multiply-adds below which a step is not worth handing to other threads.
-    static let parallelWorkThreshold = 50_000
+    static let parallelWorkThreshold = 400_000
 }
