@@ -35,7 +35,10 @@ let package = Package(
         // The face detectors behind the `FaceDetector` protocol.
         .target(name: "Detection", dependencies: ["FaceCore", "NeuralRuntime"], swiftSettings: hotLoopSettings),
         // A small float32 NHWC neural-network runtime with a TFLite reader (Foundation only).
-        .target(name: "NeuralRuntime", swiftSettings: vectorSettings + hotLoopSettings),
+        .target(name: "NeuralRuntime", dependencies: ["NeuralKernels"], swiftSettings: vectorSettings + hotLoopSettings),
+        // The runtime's hot kernels in C (packed-GEMM convolutions, depthwise), built for generic SIMD,
+        // AVX2+FMA and AVX-512 and chosen at load time; optimised in debug builds too.
+        .target(name: "NeuralKernels", cSettings: [.unsafeFlags(["-O3"])]),
         // Face attributes from MediaPipe's face mesh: crop, mesh, eye/smile/angle measures, hysteresis.
         .target(name: "Attributes", dependencies: ["FaceCore", "NeuralRuntime"], swiftSettings: vectorSettings + hotLoopSettings),
         // Face identities: dlib's face embeddings on the runtime, chips, galleries, re-identification, known people.

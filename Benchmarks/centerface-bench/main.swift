@@ -7,7 +7,7 @@ import NeuralRuntime
 // and thread count: prints "WxH threads wall_ms cpu_ms" lines (cpu = this process's CPU time).
 // With --frame RAW:WxH (8-bit BGRA) it instead prints "detector ms faces" for each detector's
 // whole detect() on that frame (resize, network, decoding), one thread.
-// Usage: centerface-bench MODEL.onnx [--runs N] [--threads 1,2] [--frame RAW:WxH] WxH...
+// Usage: centerface-bench MODEL.onnx [--runs N] [--threads 1,2] [--frame RAW:WxH] WxH...   (--kernels: print the kernel path)
 
 func milliseconds(_ body: () -> Void) -> (wall: Double, cpu: Double) {
     var before = rusage(), after = rusage()
@@ -30,6 +30,10 @@ var frame: (path: String, width: Int, height: Int)?
 while !arguments.isEmpty {
     let argument = arguments.removeFirst()
     switch argument {
+    case "--kernels":
+        // The kernel path networks load with (CPU features, FACETRACK_KERNELS).
+        print(KernelPath.default)
+        exit(0)
     case "--runs": runs = Int(arguments.isEmpty ? "" : arguments.removeFirst()) ?? runs
     case "--frame":
         let parts = (arguments.isEmpty ? "" : arguments.removeFirst()).split(separator: ":")
@@ -94,7 +98,13 @@ do {
             print("\(width)x\(height) \(threads) \(String(format: "%.2f", wall)) \(String(format: "%.2f", cpu))")
         }
     }
-    if ProcessInfo.processInfo.environment["CENTERFACE_PROFILE"] != nil, let (width, height) = sizes.first {
+    if ProcessInfo.processInfo.environment["CENTERFACE_PROFILE"] == "steps", let (width, height) = sizes.first {
+        // Every step, slowest first.
+        let steps = try resizable.network(height: height, width: width).profileSteps(runs: runs)
+        for (step, ms) in steps.sorted(by: { $0.milliseconds > $1.milliseconds }) {
+            FileHandle.standardError.write(Data("  \(String(format: "%6.3f", ms)) ms  \(step)\n".utf8))
+        }
+    } else if ProcessInfo.processInfo.environment["CENTERFACE_PROFILE"] != nil, let (width, height) = sizes.first {
         for (kernel, ms) in try resizable.network(height: height, width: width).profileKernels(runs: runs) {
             FileHandle.standardError.write(Data("  \(kernel): \(String(format: "%.2f", ms)) ms\n".utf8))
         }

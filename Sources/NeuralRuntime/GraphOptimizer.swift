@@ -34,6 +34,9 @@ enum GraphOptimizer {
         case var .conv2D(parameters) where parameters.activation == .none:
             parameters.activation = activation
             return .conv2D(parameters)
+        case var .transposeConv2D(parameters) where parameters.activation == .none:
+            parameters.activation = activation
+            return .transposeConv2D(parameters)
         case .depthwiseConv2D(var parameters, let multiplier) where parameters.activation == .none:
             parameters.activation = activation
             return .depthwiseConv2D(parameters, depthMultiplier: multiplier)
@@ -47,5 +50,77 @@ enum GraphOptimizer {
         default:
             return nil
         }
+    }
+
+    /// Folds an ADD whose operand is a convolution's output (no activation of its own, read by
+    /// nothing else, same shape as the other operand, which is already computed when the
+    /// convolution runs) into the convolution, which then writes the sum, and a PRELU with
+    /// per-channel slopes that follows a convolution likewise: one pass over memory instead of two
+    /// or three. A fused convolution's inputs become [data, filter, bias or -1, residual or -1,
+    /// slopes]. Runs after shape inference (it needs the shapes) and before memory planning.
+    static func fuseIntoConvolutions(_ operations: [OperationDescription], tensors: [TensorDescription],
+                                     shapes: [[Int]?], graphOutputs: [Int]) -> [OperationDescription] {
+        var operations = operations
+        var readers = [Int](repeating: 0, count: tensors.count)
+        for operation in operations {
+            for index in operation.inputs where tensors.indices.contains(index) { readers[index] += 1 }
+        }
+        for index in graphOutputs where tensors.indices.contains(index) { readers[index] += 1 }
+        var producer = [Int: Int]()
+        for (position, operation) in operations.enumerated() {
+            for output in operation.outputs { producer[output] = position }
+        }
+        /// The position of the convolution producing `tensor` when it can absorb an epilogue.
+        func fusableConvolution(_ tensor: Int) -> Int? {
+            guard tensors.indices.contains(tensor), readers[tensor] == 1, let position = producer[tensor],
+                  case let .conv2D(parameters) = operations[position].kind, parameters.activation == .none,
+                  operations[position].outputs.count == 1 else { return nil }
+            return position
+        }
+        var removed = Set<Int>()
+        for (position, operation) in operations.enumerated() where operation.inputs.count == 2 && operation.outputs.count == 1 {
+            switch operation.kind {
+            case let .add(activation):
+                for (sum, other) in [(operation.inputs[0], operation.inputs[1]), (operation.inputs[1], operation.inputs[0])] {
+                    guard let conv = fusableConvolution(sum), operations[conv].inputs.count <= 3, sum != other,
+                          tensors.indices.contains(other), tensors[other].constant == nil,
+                          let shape = shapes[sum], shapes[other] == shape,
+                          (producer[other] ?? -1) < conv else { continue }
+                    var inputs = operations[conv].inputs
+                    while inputs.count < 3 { inputs.append(-1) }
+                    operations[conv].inputs = inputs + [other]
+                    operations[conv].kind = .conv2D(ConvolutionParameters(with: activation, from: operations[conv].kind))
+                    operations[conv].outputs = operation.outputs
+                    producer[operation.outputs[0]] = conv
+                    removed.insert(position)
+                    break
+                }
+            case .prelu:
+                let data = operation.inputs[0], slopes = operation.inputs[1]
+                guard let conv = fusableConvolution(data), operations[conv].inputs.count <= 4,
+                      tensors.indices.contains(slopes), let values = tensors[slopes].constant,
+                      let shape = shapes[data], let channels = shape.last, values.count == channels,
+                      ShapeInference.broadcastPeriod(of: tensors[slopes].shape, over: shape) == channels
+                else { continue }
+                var inputs = operations[conv].inputs
+                while inputs.count < 4 { inputs.append(-1) }
+                operations[conv].inputs = inputs + [slopes]
+                operations[conv].outputs = operation.outputs
+                producer[operation.outputs[0]] = conv
+                removed.insert(position)
+            default:
+                continue
+            }
+        }
+        return operations.enumerated().filter { !removed.contains($0.offset) }.map(\.element)
+    }
+}
+
+private extension ConvolutionParameters {
+    /// The parameters of the conv2D `kind` with `activation`.
+    init(with activation: Activation, from kind: OperationKind) {
+        guard case var .conv2D(parameters) = kind else { self.init(activation: activation); return }
+        parameters.activation = activation
+        self = parameters
     }
 }

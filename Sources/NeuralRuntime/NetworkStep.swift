@@ -37,7 +37,7 @@ enum NetworkStep {
     /// other steps run whole on part 0.
     var isSplittable: Bool {
         switch self {
-        case .convolution, .depthwise: return true
+        case .convolution, .depthwise, .transposeConvolution: return true
         default: return false
         }
     }
@@ -48,13 +48,14 @@ enum NetworkStep {
         switch self {
         case let .convolution(kernel): kernel.run(part: part, of: parts)
         case let .depthwise(kernel): kernel.run(part: part, of: parts)
+        case let .transposeConvolution(kernel): kernel.run(part: part, of: parts)
         default: if part == 0 { run() }
         }
     }
 
     /// Binds the kernel for `operation`; shapes were already checked by `ShapeInference`.
     static func make(_ operation: OperationDescription, shapes: [[Int]?], pointers: [UnsafeMutablePointer<Float>?],
-                     tensors: [TensorDescription], storage: FloatStorage) throws -> NetworkStep {
+                     tensors: [TensorDescription], storage: FloatStorage, path: KernelPath) throws -> NetworkStep {
         func shape(_ index: Int) -> [Int] { index >= 0 ? shapes[index] ?? [] : [] }
         func pointer(_ index: Int) throws -> UnsafeMutablePointer<Float> {
             guard index >= 0, let pointer = pointers[index] else { throw GraphIssue("tensor \(index) has no memory") }
@@ -80,12 +81,14 @@ enum NetworkStep {
             return .convolution(ConvolutionKernel(
                 input: try pointer(inputs[0]), output: output, inputShape: shape(inputs[0]), outputShape: outputShape,
                 filter: try constant(1, "filter"), filterShape: shape(inputs[1]), biasValues: try optionalBias(),
-                parameters: parameters, storage: storage))
+                parameters: parameters, storage: storage, path: path,
+                residual: inputs.count > 3 && inputs[3] >= 0 ? UnsafePointer(try pointer(inputs[3])) : nil,
+                slopeValues: inputs.count > 4 ? try constant(4, "PReLU slope") : nil))
         case let .depthwiseConv2D(parameters, multiplier):
             return .depthwise(DepthwiseConvolutionKernel(
                 input: try pointer(inputs[0]), output: output, inputShape: shape(inputs[0]), outputShape: outputShape,
                 filter: try constant(1, "filter"), filterShape: shape(inputs[1]), biasValues: try optionalBias(),
-                multiplier: multiplier, parameters: parameters, storage: storage))
+                multiplier: multiplier, parameters: parameters, storage: storage, path: path))
         case .add, .prelu:
             let period = ShapeInference.broadcastPeriod(of: shape(inputs[1]), over: shape(inputs[0])) ?? outputCount
             var clamp = ClampRange(.none)
@@ -110,7 +113,7 @@ enum NetworkStep {
             return .transposeConvolution(TransposeConvolutionKernel(
                 input: try pointer(inputs[0]), output: output, inputShape: shape(inputs[0]), outputShape: outputShape,
                 filter: try constant(1, "filter"), filterShape: shape(inputs[1]), biasValues: try optionalBias(),
-                parameters: parameters, storage: storage))
+                parameters: parameters, storage: storage, path: path))
         case .sigmoid:
             return .sigmoid(SigmoidKernel(input: try pointer(inputs[0]), output: output, count: outputCount))
         case let .activation(activation):

@@ -1,4 +1,4 @@
-import Dispatch
+import NeuralKernels
 
 /// A loaded network ready to run: shapes inferred, one memory arena planned for all
 /// intermediate tensors, weights packed for the kernels. `run()` allocates nothing.
@@ -25,11 +25,18 @@ package final class NeuralNetwork {
     private let steps: [NetworkStep]
     /// Rough multiply-adds per step (output elements x taps per element), to decide splitting.
     private let stepWork: [Int]
+    /// Worker threads for `run(threads:)`, started on first use (threads - 1 of them).
+    private var pool: OpaquePointer?
+    private var poolThreads = 1
     private let inputPointers: [UnsafeMutablePointer<Float>]
     private let outputPointers: [UnsafeMutablePointer<Float>]
 
-    /// Checks `graph`, infers every shape, plans the arena and prepares the kernels.
-    package init(graph original: GraphDescription) throws {
+    /// The build of the C kernels this network runs.
+    package let kernelPath: KernelPath
+
+    /// Checks `graph`, infers every shape, plans the arena and prepares the kernels for `path`.
+    package init(graph original: GraphDescription, kernelPath path: KernelPath = .default) throws {
+        kernelPath = path
         let graph = GraphOptimizer.fuseActivations(original)
         name = graph.name
         let tensors = graph.tensors
@@ -95,14 +102,25 @@ package final class NeuralNetwork {
             guard shapes[index] != nil, tensors[index].constant == nil else {
                 throw fail("output \(tensorName(index)) is never computed")
             }
-            lastUse[index] = graph.operations.count
         }
+
+        // Residual adds and PReLUs folded into the convolutions before them (shapes are known now),
+        // then each tensor's producer and last reader over the operations that remain.
+        let operations = GraphOptimizer.fuseIntoConvolutions(graph.operations, tensors: tensors, shapes: shapes,
+                                                              graphOutputs: graph.outputs)
+        producer = [Int](repeating: -1, count: tensors.count)
+        lastUse = [Int](repeating: -1, count: tensors.count)
+        for (step, operation) in operations.enumerated() {
+            for index in operation.inputs where index >= 0 { lastUse[index] = step }
+            producer[operation.outputs[0]] = step
+        }
+        for index in graph.outputs { lastUse[index] = operations.count }
 
         // Memory plan over the activation tensors (everything that is not a constant).
         var planned: [Int] = []
         var requests: [ArenaPlanner.Request] = []
         for index in tensors.indices where tensors[index].constant == nil {
-            guard let shape = shapes[index] else { continue }
+            guard let shape = shapes[index], producer[index] >= 0 || graph.inputs.contains(index) else { continue }
             let first = graph.inputs.contains(index) ? 0 : producer[index]
             requests.append(.init(size: shape.reduce(1, *), first: first, last: max(first, lastUse[index])))
             planned.append(index)
@@ -118,12 +136,16 @@ package final class NeuralNetwork {
 
         var steps: [NetworkStep] = []
         var stepWork: [Int] = []
-        for (step, operation) in graph.operations.enumerated() {
+        for (step, operation) in operations.enumerated() {
             let outputCount = shapes[operation.outputs[0]].map { $0.reduce(1, *) } ?? 0
             switch operation.kind {
             case .conv2D:
                 let filter = shapes[operation.inputs[1]] ?? []
                 stepWork.append(outputCount * filter.dropFirst().reduce(1, *))
+            case .transposeConv2D:
+                // Each output value gathers about in_c products per tap landing on it.
+                let filter = shapes[operation.inputs[1]] ?? []
+                stepWork.append(outputCount * (filter.last ?? 1))
             case .depthwiseConv2D:
                 let filter = shapes[operation.inputs[1]] ?? []
                 stepWork.append(outputCount * filter.dropFirst().dropLast().reduce(1, *))
@@ -132,7 +154,7 @@ package final class NeuralNetwork {
             }
             do {
                 steps.append(try NetworkStep.make(operation, shapes: shapes, pointers: pointers, tensors: tensors,
-                                                  storage: storage))
+                                                  storage: storage, path: path))
             } catch let issue as GraphIssue {
                 throw NeuralRuntimeError.unsupported(model: graph.name, reason: "operation \(step): \(issue.reason)")
             }
@@ -170,15 +192,26 @@ package final class NeuralNetwork {
         }
     }
 
-    /// Runs every operation once, splitting each convolution's output across `threads` Dispatch
-    /// workers (for one image when the cores are otherwise idle; the video pipeline already runs
-    /// one network per core and uses `run()`). Small steps run on the calling thread.
+    /// Runs every operation once, splitting each convolution's output across `threads` threads
+    /// (for one image when the cores are otherwise idle; the video pipeline already runs one
+    /// network per core and uses `run()`). Small steps run on the calling thread. The workers are
+    /// this network's own (a NeuralKernels pool: they spin between steps, sleep between runs), and
+    /// each writes a fixed share of a step's output, so results are identical to `run()`.
     package func run(threads: Int) {
         guard threads > 1 else { return run() }
+        if pool == nil || poolThreads != threads {
+            if let pool { nk_pool_destroy(pool) }
+            pool = nk_pool_create(Int32(threads - 1))
+            poolThreads = threads
+        }
         withExtendedLifetime(storage) {
             for (step, work) in zip(steps, stepWork) {
                 if step.isSplittable, work >= Self.parallelWorkThreshold {
-                    DispatchQueue.concurrentPerform(iterations: threads) { part in step.run(part: part, of: threads) }
+                    withUnsafePointer(to: step) { step in
+                        nk_pool_run(pool, { context, part, parts in
+                            context?.assumingMemoryBound(to: NetworkStep.self).pointee.run(part: Int(part), of: Int(parts))
+                        }, UnsafeMutableRawPointer(mutating: step), Int32(threads * Self.partsPerThread))
+                    }
                 } else {
                     step.run()
                 }
@@ -186,6 +219,14 @@ package final class NeuralNetwork {
         }
     }
 
+    deinit {
+        if let pool { nk_pool_destroy(pool) }
+    }
+
+    /// Parts each splittable step is cut into per thread (claimed dynamically, so a thread the OS
+    /// preempts holds up at most one small part).
+    static let partsPerThread = 4
+
     /// Multiply-adds below which a step is not worth handing to other threads.
-    static let parallelWorkThreshold = 200_000
+    static let parallelWorkThreshold = 400_000
 }

@@ -8,10 +8,13 @@ package final class ResizableNetwork {
     package let graph: GraphDescription
     /// How many planned networks are kept.
     package let capacity: Int
+    /// The kernel path of the networks it plans.
+    package let kernelPath: KernelPath
     private var cache: [(height: Int, width: Int, network: NeuralNetwork)] = []
 
     /// Wraps `graph`, whose first input must be NHWC [1,H,W,C]; `capacity` networks are kept.
-    package init(graph: GraphDescription, capacity: Int = 4) throws {
+    package init(graph: GraphDescription, capacity: Int = 4, kernelPath: KernelPath = .default) throws {
+        self.kernelPath = kernelPath
         guard let input = graph.inputs.first, graph.tensors.indices.contains(input),
               graph.tensors[input].shape.count == 4 else {
             throw NeuralRuntimeError.invalidGraph(model: graph.name, reason: "the first input is not a 4-D image")
@@ -31,7 +34,7 @@ package final class ResizableNetwork {
         let input = sized.inputs[0]
         let channels = sized.tensors[input].shape[3]
         sized.tensors[input].shape = [1, height, width, channels]
-        let network = try NeuralNetwork(graph: sized)
+        let network = try NeuralNetwork(graph: sized, kernelPath: kernelPath)
         if cache.count >= capacity { cache.removeFirst() }
         cache.append((height, width, network))
         return network

@@ -41,16 +41,19 @@ final class CenterFaceModelTests: XCTestCase {
 
     func testMatchesOnnxRuntimeAtTwoSizes() throws {
         let graph = try ONNXReader.graph(contentsOf: try TestSupport.modelPath("centerface.onnx"))
-        let model = try ResizableNetwork(graph: graph)
-        for (height, width) in [(64, 96), (128, 160)] {
-            let network = try model.network(height: height, width: width)
-            XCTAssertEqual(network.outputShapes, [1, 2, 2, 10].map { [1, height / 4, width / 4, $0] })
-            for name in ["noise", "ramp"] {
-                _ = network.input(0).update(from: pattern(name, height: height, width: width))
-                network.run()
-                for index in 0..<4 {
-                    let expected = try TestSupport.fixture("centerface_\(name)_\(height)x\(width)_out\(index)")
-                    TestSupport.assertClose(network.output(index), expected, "\(name) \(height)x\(width) out\(index)")
+        for path in KernelPath.supported {
+            let model = try ResizableNetwork(graph: graph, kernelPath: path)
+            for (height, width) in [(64, 96), (128, 160)] {
+                let network = try model.network(height: height, width: width)
+                XCTAssertEqual(network.outputShapes, [1, 2, 2, 10].map { [1, height / 4, width / 4, $0] })
+                for name in ["noise", "ramp"] {
+                    _ = network.input(0).update(from: pattern(name, height: height, width: width))
+                    network.run()
+                    for index in 0..<4 {
+                        let expected = try TestSupport.fixture("centerface_\(name)_\(height)x\(width)_out\(index)")
+                        TestSupport.assertClose(network.output(index), expected,
+                                                "\(name) \(height)x\(width) out\(index), \(path) kernels")
+                    }
                 }
             }
         }

@@ -1,10 +1,15 @@
 import XCTest
 @testable import NeuralRuntime
 
-/// The four MediaPipe models against ai-edge-litert's outputs on the same inputs.
+/// The four MediaPipe models against ai-edge-litert's outputs on the same inputs, on every kernel
+/// path this machine supports.
 final class ModelFixtureTests: XCTestCase {
     private func check(_ model: String, outputs: [[Int]]) throws {
-        let network = try NeuralNetwork(tfliteFile: try TestSupport.modelPath(model + ".tflite"))
+        for path in KernelPath.supported { try check(model, outputs: outputs, path: path) }
+    }
+
+    private func check(_ model: String, outputs: [[Int]], path: KernelPath) throws {
+        let network = try NeuralNetwork(tfliteFile: try TestSupport.modelPath(model + ".tflite"), kernelPath: path)
         XCTAssertEqual(network.outputShapes, outputs)
         let shape = network.inputShapes[0]
         XCTAssertLessThan(network.arenaFloatCount, network.unplannedFloatCount, "the planner reuses memory")
@@ -14,7 +19,7 @@ final class ModelFixtureTests: XCTestCase {
             network.run()
             for index in outputs.indices {
                 let expected = try TestSupport.fixture("\(model)_\(pattern)_out\(index)")
-                TestSupport.assertClose(network.output(index), expected, "\(model) \(pattern) output \(index)")
+                TestSupport.assertClose(network.output(index), expected, "\(model) \(pattern) output \(index), \(path) kernels")
             }
         }
     }

@@ -1,5 +1,8 @@
-/// DEPTHWISE_CONV_2D over NHWC float32. Weights are packed once as [KH*KW][paddedC]; for a
-/// multiplier of 1 each output pixel accumulates its valid taps eight channels at a time.
+import NeuralKernels
+
+/// DEPTHWISE_CONV_2D over NHWC float32. A multiplier of 1 (every model here) runs in NeuralKernels
+/// (per output row and channel vector, the 3x3 weights held in registers); other multipliers run
+/// the general loop below on weights packed as [KH*KW][paddedC].
 struct DepthwiseConvolutionKernel {
     let input: UnsafePointer<Float>
     let output: UnsafeMutablePointer<Float>
@@ -11,13 +14,16 @@ struct DepthwiseConvolutionKernel {
     let kernelH: Int, kernelW: Int, multiplier: Int
     let parameters: ConvolutionParameters
     let clamp: ClampRange
-    /// Zeros standing in for input rows above or below the image (3x3 fast path).
+    /// Zeros standing in for input rows above or below the image.
     let zeroRow: UnsafePointer<Float>
+    /// The C kernel's shape and packed bias + weights (multiplier 1), else nil.
+    let packedC: (shape: nk_depthwise, weights: UnsafePointer<Float>)?
+    let path: KernelPath
 
     /// Packs `filter` ([1][KH][KW][C*multiplier]) and `biasValues` into `storage`.
     init(input: UnsafePointer<Float>, output: UnsafeMutablePointer<Float>, inputShape: [Int], outputShape: [Int],
          filter: [Float], filterShape: [Int], biasValues: [Float]?, multiplier: Int,
-         parameters: ConvolutionParameters, storage: FloatStorage) {
+         parameters: ConvolutionParameters, storage: FloatStorage, path: KernelPath) {
         self.input = input
         self.output = output
         batch = inputShape[0]; inH = inputShape[1]; inW = inputShape[2]; inC = inputShape[3]
@@ -33,7 +39,31 @@ struct DepthwiseConvolutionKernel {
         bias = storage.paddedCopy(biasValues, count: outC, paddedCount: paddedOut)
         self.parameters = parameters
         clamp = ClampRange(parameters.activation)
-        zeroRow = UnsafePointer(storage.allocate(inW * inC + 16))
+        zeroRow = UnsafePointer(storage.allocate(inW * inC + 64))
+        self.path = path
+        if multiplier == 1 {
+            var shape = nk_depthwise()
+            (shape.batch, shape.in_h, shape.in_w, shape.in_c) = (Int32(batch), Int32(inH), Int32(inW), Int32(inC))
+            (shape.out_h, shape.out_w, shape.out_c) = (Int32(outH), Int32(outW), Int32(outC))
+            (shape.kernel_h, shape.kernel_w) = (Int32(kernelH), Int32(kernelW))
+            (shape.stride_h, shape.stride_w) = (Int32(parameters.strideH), Int32(parameters.strideW))
+            (shape.dilation_h, shape.dilation_w) = (Int32(parameters.dilationH), Int32(parameters.dilationW))
+            (shape.pad_top, shape.pad_left) = (Int32(parameters.padding.top), Int32(parameters.padding.left))
+            (shape.lower, shape.upper) = (clamp.lower, clamp.upper)
+            let packedWeights = storage.allocate(nk_depthwise_packed_count(path.isa, &shape))
+            filter.withUnsafeBufferPointer { filter in
+                if let bias = biasValues {
+                    bias.withUnsafeBufferPointer {
+                        nk_depthwise_pack(path.isa, &shape, filter.baseAddress, $0.baseAddress, packedWeights)
+                    }
+                } else {
+                    nk_depthwise_pack(path.isa, &shape, filter.baseAddress, nil, packedWeights)
+                }
+            }
+            packedC = (shape, UnsafePointer(packedWeights))
+        } else {
+            packedC = nil
+        }
     }
 
     func run() { run(part: 0, of: 1) }
@@ -41,79 +71,13 @@ struct DepthwiseConvolutionKernel {
     /// Computes the output rows of share `part` of `parts` (workers split one convolution by rows).
     func run(part: Int, of parts: Int) {
         let rows = WorkShare.range(part: part, of: parts, total: batch * outH)
-        if kernelH == 3, kernelW == 3, multiplier == 1, parameters.dilationH == 1, parameters.dilationW == 1 {
-            run3x3(rows: rows)
+        if let packed = packedC {
+            guard !rows.isEmpty else { return }
+            withUnsafePointer(to: packed.shape) { shape in
+                nk_depthwise_run(path.isa, shape, packed.weights, input, output, zeroRow, rows.lowerBound, rows.upperBound)
+            }
         } else {
             runGeneral(rows: rows)
-        }
-    }
-
-    /// 3x3, multiplier 1: per output row and block of 8 channels, the nine weight vectors stay in
-    /// registers while the row is swept; rows outside the image read zeros. The last block may
-    /// reach past the channel count: those lanes read neighbouring floats (memory is padded),
-    /// meet zero weights and are never stored.
-    private func run3x3(rows: Range<Int>) {
-        let sh = parameters.strideH, sw = parameters.strideW
-        let padTop = parameters.padding.top, padLeft = parameters.padding.left
-        // Output columns whose three taps are all inside the image.
-        let interiorStart = min(outW, (padLeft + sw - 1) / sw)
-        let interiorEnd = max(interiorStart, min(outW, (inW - 3 + padLeft) / sw + 1))
-        let rowLength = inW * inC
-        for n in 0..<batch {
-            let image = input + n * inH * rowLength
-            for oy in 0..<outH where rows.contains(n * outH + oy) {
-                let iy0 = oy * sh - padTop
-                let row0 = iy0 >= 0 && iy0 < inH ? image + iy0 * rowLength : zeroRow
-                let row1 = iy0 + 1 >= 0 && iy0 + 1 < inH ? image + (iy0 + 1) * rowLength : zeroRow
-                let row2 = iy0 + 2 >= 0 && iy0 + 2 < inH ? image + (iy0 + 2) * rowLength : zeroRow
-                let destinationRow = output + (n * outH + oy) * outW * outC
-                var c = 0
-                while c < outC {
-                    let w = weights + c
-                    let w00 = load8(w), w01 = load8(w + paddedOut), w02 = load8(w + 2 * paddedOut)
-                    let w10 = load8(w + 3 * paddedOut), w11 = load8(w + 4 * paddedOut), w12 = load8(w + 5 * paddedOut)
-                    let w20 = load8(w + 6 * paddedOut), w21 = load8(w + 7 * paddedOut), w22 = load8(w + 8 * paddedOut)
-                    let b = load8(bias + c)
-                    let partial = c + 8 > outC
-                    for ox in interiorStart..<interiorEnd {
-                        let at = (ox * sw - padLeft) * inC + c
-                        let p0 = row0 + at, p1 = row1 + at, p2 = row2 + at
-                        var acc = b.addingProduct(load8(p0), w00)
-                        acc = acc.addingProduct(load8(p0 + inC), w01)
-                        acc = acc.addingProduct(load8(p0 + 2 * inC), w02)
-                        acc = acc.addingProduct(load8(p1), w10)
-                        acc = acc.addingProduct(load8(p1 + inC), w11)
-                        acc = acc.addingProduct(load8(p1 + 2 * inC), w12)
-                        acc = acc.addingProduct(load8(p2), w20)
-                        acc = acc.addingProduct(load8(p2 + inC), w21)
-                        acc = acc.addingProduct(load8(p2 + 2 * inC), w22)
-                        let destination = destinationRow + ox * outC + c
-                        if partial {
-                            storePartial(clamp.apply(acc), destination, count: outC - c)
-                        } else {
-                            store8(clamp.apply(acc), destination)
-                        }
-                    }
-                    // Edge columns: only the taps inside the image.
-                    for ox in 0..<outW where ox < interiorStart || ox >= interiorEnd {
-                        let ix0 = ox * sw - padLeft
-                        var acc = b
-                        for kx in 0..<3 where ix0 + kx >= 0 && ix0 + kx < inW {
-                            let at = (ix0 + kx) * inC + c
-                            acc = acc.addingProduct(load8(row0 + at), load8(w + kx * paddedOut))
-                            acc = acc.addingProduct(load8(row1 + at), load8(w + (3 + kx) * paddedOut))
-                            acc = acc.addingProduct(load8(row2 + at), load8(w + (6 + kx) * paddedOut))
-                        }
-                        let destination = destinationRow + ox * outC + c
-                        if partial {
-                            storePartial(clamp.apply(acc), destination, count: outC - c)
-                        } else {
-                            store8(clamp.apply(acc), destination)
-                        }
-                    }
-                    c += 8
-                }
-            }
         }
     }
 

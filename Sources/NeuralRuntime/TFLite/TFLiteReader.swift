@@ -26,8 +26,8 @@ package enum TFLiteReader {
 }
 
 extension NeuralNetwork {
-    /// Loads and prepares the TFLite model at `path`.
-    package convenience init(tfliteFile path: String) throws {
-        try self.init(graph: try TFLiteReader.graph(contentsOf: path))
+    /// Loads and prepares the TFLite model at `path` for the kernel path `kernelPath`.
+    package convenience init(tfliteFile path: String, kernelPath: KernelPath = .default) throws {
+        try self.init(graph: try TFLiteReader.graph(contentsOf: path), kernelPath: kernelPath)
     }
 }
