@@ -78,7 +78,8 @@ package final class Muxer: @unchecked Sendable {
             }
             var options: OpaquePointer?
             let name = String(cString: context.pointee.oformat.pointee.name)
-            if name == "mp4" || name == "mov" { av_dict_set(&options, "movflags", "+faststart", 0) }
+            // +faststart reopens the file to move the index: not possible on a device or FIFO.
+            if name == "mp4" || name == "mov", !output.writesInPlace { av_dict_set(&options, "movflags", "+faststart", 0) }
             defer { av_dict_free(&options) }
             try check(avformat_write_header(context, &options), "writing the container header")
             headerWritten = true

@@ -91,6 +91,7 @@ public struct FaceTrackJob: Sendable {
     public func run(progress: (@Sendable (JobProgress) -> Void)? = nil, stop: StopSignal = StopSignal()) throws
         -> ProcessingSummary {
         try validate()
+        try outputs.checkDistinct(input: input)
         // The input first: its errors come before any model is loaded.
         let demuxer = try Demuxer(path: input)
         let inputs = [input]
@@ -146,8 +147,14 @@ public struct FaceTrackJob: Sendable {
         var frameDone: (@Sendable (Int) -> Void)?
         if let progress { frameDone = { progress(JobProgress(frames: $0, estimatedTotal: total)) } }
         let summary = try processor.run(progress: frameDone)
-        for output in outputs { try output.finish() }
-        if let path = self.outputs.tracksSummary { try TrackSummaryWriter.write(processor.tracking, to: path, inputs: inputs) }
+        do {
+            for output in outputs { try output.finish() }
+            if let path = self.outputs.tracksSummary { try TrackSummaryWriter.write(processor.tracking, to: path, inputs: inputs) }
+        } catch {
+            // One output failed (a full disk) after others were renamed into place: a failed run leaves none.
+            self.outputs.removeWritten()
+            throw error
+        }
         return summary
     }
 }
