@@ -69,6 +69,8 @@ public enum MediaError: Error, CustomStringConvertible, Sendable {
         case .missingFile(let p): return "\(p): no such file"
         case .isDirectory(let p): return "\(p): is a directory, not a media file"
         case .emptyFile(let p): return "\(p): file is empty (0 bytes)"
+        case let .unreadable(p, reason) where reason.lowercased() == "permission denied":
+            return "\(p): permission denied (cannot read the file)"
         case let .unreadable(p, reason): return "\(p): not a media file FFmpeg can read, or damaged (\(reason))"
         case .noVideoStream(let p): return "\(p): has no video stream (audio-only or data file)"
         case let .noDecoder(p, codec): return "\(p): no decoder for video codec \(codec) in this FFmpeg build"

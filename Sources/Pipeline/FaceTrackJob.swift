@@ -119,6 +119,13 @@ public struct FaceTrackJob: Sendable {
 
         var parts = VideoProcessor.Parts(input: input, demuxer: demuxer, threads: threads)
         parts.video = self.outputs.video.map { (path: $0, settings: encoder) }
+        if let path = self.outputs.video, StillImageWriter.isStillImage(path) {
+            // A photo to .jpg/.png is written as a real still image, upright, not an H.264 stream.
+            guard demuxer.isStillImage else { throw OutputFormatError(path: path) }
+            let drawn = !overlay.kinds.isEmpty || overlay.anonymize != nil
+            outputs.append(try StillImageOutput(path: path, input: input, renderer: drawn ? OverlayRenderer(configuration: overlay) : nil))
+            parts.video = nil
+        }
         parts.detection = DetectionPlan(every: detection.detectEvery, maxFaces: detection.maxFaces)
         let detection = self.detection
         let detectorThreshold = tracking.detectorThreshold(reportingAt: threshold)
