@@ -72,7 +72,7 @@ public struct FaceTrackJob: Sendable {
                         "at least the reporting threshold (--threshold \(d.effectiveThreshold))")
         }
         try require((tracking.maxAge ?? 1) >= 1, "maximum age (--max-age)", "at least 1 frame")
-        try require(EncoderSettings.codecs.contains(encoder.codec), "codec (--codec)",
+        try require(encoder.codec.map { EncoderSettings.codecs.contains($0) } ?? true, "codec (--codec)",
                     EncoderSettings.codecs.joined(separator: ", "))
         try require((0...51).contains(encoder.crf), "quality (--crf)", "0 to 51")
         try require(EncoderSettings.presets.contains(encoder.preset), "preset (--preset)",

@@ -138,7 +138,7 @@ final class VideoProcessor {
         summary.shotCuts = planner?.cutCount ?? 0
         summary.seconds = Date().timeIntervalSince(started)
         summary.damagedPackets = decoder.damagedPackets + (encode?.damagedAudioPackets ?? 0)
-        if summary.readError == nil, !state.stopRequested, let ended = demuxer.endedEarly(framesRead: reader.frameCount) {
+        if summary.readError == nil, !state.stopRequested, let ended = demuxer.endedEarly(framesRead: reader.frameCount, lastFrameTime: state.lastTime) {
             summary.readError = ended
         }
         summary.corruptFrames = decoder.corruptFrames

@@ -37,6 +37,8 @@ final class EncodeStage: FrameStage, @unchecked Sendable {
         self.next = next
         let output = try AtomicOutput(path: path, inputs: [input])
         muxer = try Muxer(output: output)
+        let encoderSettings = encoderSettings.resolved(forOutput: path)
+        try muxer.checkAccepts(encoder: encoderSettings.codec ?? "libx264")
         let parameters = demuxer.videoStream.pointee.codecpar.pointee
         width = Int(parameters.width)
         height = Int(parameters.height)
