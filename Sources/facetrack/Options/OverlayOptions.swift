@@ -26,6 +26,9 @@ struct OverlayOptions: OptionGroup {
 
     let configuration: OverlayConfiguration
 
+    /// The longest side an --eye-sprite picture keeps.
+    static let largestSprite = 512
+
     init(_ arguments: ParsedArguments) throws {
         var configuration = OverlayConfiguration()
         if let kinds = try arguments.value(Self.overlay) { configuration.kinds = kinds }
@@ -36,11 +39,15 @@ struct OverlayOptions: OptionGroup {
             if let builtIn = Sprite.builtIn(named: sprite) {
                 configuration.eyeSprite = builtIn
             } else {
-                let image = try ImageLoader.load(path: sprite).image
+                // Errors name the option; a huge picture is scaled down as it loads (a sprite
+                // covers an eye, never more than a few hundred pixels).
                 do {
+                    let image = try ImageLoader.load(path: sprite, maxSide: OverlayOptions.largestSprite).image
                     configuration.eyeSprite = try Sprite(image: image)
                 } catch {
-                    throw UsageError("\(sprite): \(error)")
+                    let text = "\(error)"
+                    if text.hasPrefix("--eye-sprite") { throw UsageError(text) }
+                    throw UsageError("--eye-sprite: " + (text.hasPrefix(sprite) ? text : "\(sprite): \(text)"))
                 }
             }
         }
