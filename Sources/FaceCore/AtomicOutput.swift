@@ -56,7 +56,9 @@ package struct AtomicOutput: Sendable {
         guard access(folder, W_OK) == 0 else {
             throw AtomicOutputError.unwritable(path, reason: "folder \(folder) is not writable")
         }
-        AtomicOutput.removeStale(in: folder, prefix: AtomicOutput.temporaryPrefix(for: target.lastPathComponent))
+        if AtomicOutput.sweepsStaleFiles.load(ordering: .relaxed) {
+            AtomicOutput.removeStale(in: folder, prefix: AtomicOutput.temporaryPrefix(for: target.lastPathComponent))
+        }
         AtomicOutput.pending.withLock { _ = $0.insert(temporaryPath) }
     }
 
@@ -105,6 +107,11 @@ package struct AtomicOutput: Sendable {
         let folder = url.deletingLastPathComponent().resolvingSymlinksInPath()
         return folder.appendingPathComponent(url.lastPathComponent).path
     }
+
+    /// Whether each new output lists its folder for stale temporary files of its own name. `batch`
+    /// sweeps its whole output folder once instead and turns this off (thousands of outputs in one
+    /// folder would list it thousands of times).
+    package static let sweepsStaleFiles = Atomic<Bool>(true)
 
     /// Removes `PREFIXPID` files in `folder` whose PID is not a running process (runs killed
     /// with SIGKILL leave them).

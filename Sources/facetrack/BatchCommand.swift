@@ -117,6 +117,7 @@ enum BatchCommand {
         let layout = OutputLayout(folder: outFolder, kinds: kinds, inputs: collection.inputs)
         // Temporary files of batches killed outright (SIGKILL, a lost node) are never renamed.
         AtomicOutput.removeStalePartials(under: outFolder)
+        AtomicOutput.sweepsStaleFiles.store(false, ordering: .relaxed)
         let inputs = slice?.select(collection.inputs) ?? collection.inputs
         if let slice, !quiet {
             Console.info("shard \(slice): \(inputs.count) of \(collection.inputs.count) inputs")

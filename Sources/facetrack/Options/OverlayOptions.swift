@@ -41,16 +41,26 @@ struct OverlayOptions: OptionGroup {
             } else {
                 // Errors name the option; a huge picture is scaled down as it loads (a sprite
                 // covers an eye, never more than a few hundred pixels).
+                let image: BGRAImage
                 do {
-                    let image = try ImageLoader.load(path: sprite, maxSide: OverlayOptions.largestSprite).image
+                    image = try ImageLoader.load(path: sprite, maxSide: OverlayOptions.largestSprite).image
+                } catch {
+                    throw SpriteFileError(path: sprite, problem: "\(error)")
+                }
+                do {
                     configuration.eyeSprite = try Sprite(image: image)
                 } catch {
-                    let text = "\(error)"
-                    if text.hasPrefix("--eye-sprite") { throw UsageError(text) }
-                    throw UsageError("--eye-sprite: " + (text.hasPrefix(sprite) ? text : "\(sprite): \(text)"))
+                    throw UsageError("\(sprite): \(error)")
                 }
             }
         }
         self.configuration = configuration
     }
+}
+
+/// An --eye-sprite file that cannot be read (exit 1, like any unreadable input), naming the option.
+struct SpriteFileError: Error, CustomStringConvertible {
+    let path: String
+    let problem: String
+    var description: String { "--eye-sprite: " + (problem.hasPrefix(path) ? problem : "\(path): \(problem)") }
 }
