@@ -120,6 +120,9 @@ final class VideoProcessor {
         }
         track.endOfInput(frames: reader.frameCount)
         group.wait()
+        // Drains the encoder's queue (audio copies are not counted by the group), so on an error
+        // nothing still holds the muxer and its temporary file goes with it.
+        encode?.queue.sync {}
         if let error = state.firstError { throw error }
         if reader.frameCount == 0 { throw MediaError.noFrames(parts.input) }
         if let encode { try encode.queue.sync { try encode.finish() } }
