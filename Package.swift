@@ -46,9 +46,11 @@ let package = Package(
         .target(name: "Scheduling", dependencies: ["FaceCore", "Tracking"]),
         // Overlays drawn on BGRA frames: boxes, eye markers and sprites, labels, anonymisation.
         .target(name: "Rendering", dependencies: ["FaceCore"], swiftSettings: hotLoopSettings),
+        // `facetrack report`: tracks CSV reader, track model, HTML page with inline SVG and thumbnails, batch index.
+        .target(name: "Report", dependencies: ["FaceCore", "MediaIO"]),
         // The job (`FaceTrackJob`): Dispatch stages from decoded frame to encoded packet, and the CSV writers.
         .target(name: "Pipeline", dependencies: ["FaceCore", "MediaIO", "Detection", "Tracking", "Scheduling", "Rendering",
-                                                 "Attributes"]),
+                                                 "Attributes", "Report"]),
         // Scores face tracks against ground truth (detection and CLEAR MOT / IDF1 metrics), check manifests.
         .target(name: "Evaluation", dependencies: ["FaceCore", "Tracking"]),
         // The public library: one import for other Swift programs.
@@ -57,12 +59,12 @@ let package = Package(
         // The detection-only library (FaceCore, Detection, Attributes): no FFmpeg.
         .target(name: "FaceDetection", dependencies: ["FaceCore", "Detection", "Attributes"]),
         // Batch runs: input discovery, sharding, output layout and locks, results records, the worker pool.
-        .target(name: "Batch", dependencies: ["Pipeline"]),
+        .target(name: "Batch", dependencies: ["Pipeline", "Report"]),
         // The command-line tool.
         // Depends on every module directly (not only through FaceTrack's re-exports) so that
         // incremental builds recompile it whenever one of them changes.
         .executableTarget(name: "facetrack", dependencies: ["FaceTrack", "FaceCore", "MediaIO", "Detection", "Tracking",
-                                                          "Rendering", "Pipeline", "Evaluation", "Batch", "Attributes"]),
+                                                          "Rendering", "Pipeline", "Evaluation", "Batch", "Attributes", "Report"]),
 
         // The README's library example: faces in a photo (built and run by scripts/test).
         .executableTarget(name: "detect-photo", dependencies: ["FaceTrack", "FaceCore", "MediaIO", "Detection"],
@@ -83,6 +85,7 @@ let package = Package(
         .testTarget(name: "RenderingTests", dependencies: ["Rendering", "FaceCore"]),
         .testTarget(name: "PipelineTests", dependencies: ["Pipeline", "MediaIO", "FaceCore", "Detection", "Tracking", "TestSupport"]),
         .testTarget(name: "EvaluationTests", dependencies: ["Evaluation", "FaceCore", "TestSupport"]),
+        .testTarget(name: "ReportTests", dependencies: ["Report", "FaceCore", "MediaIO", "TestSupport"]),
         .testTarget(name: "BatchTests", dependencies: ["Batch", "Pipeline", "Detection", "TestSupport"]),
         .testTarget(name: "EndToEndTests", dependencies: ["facetrack", "TestSupport"]),
         // The public API alone, as a program that imports FaceTrack sees it (docs/library.md).

@@ -75,6 +75,7 @@ package final class BatchRunner: Sendable {
             case .mot: job.outputs.mot = path
             case .tracks: job.outputs.tracksSummary = path
             case .landmarks: job.outputs.landmarks = path
+            case .report: job.outputs.report = path
             }
         }
         return job
@@ -93,8 +94,13 @@ package final class BatchRunner: Sendable {
             // Another batch may have finished it while we waited for the lock.
             if !force && layout.isUpToDate(input) { return ResultRecord(path: input.path, status: .skipped) }
             let summary = try job(for: input).run()
-            return ResultRecord(path: input.path, status: .done, frames: summary.frames, faces: summary.faces,
-                                tracks: summary.tracks, seconds: Date().timeIntervalSince(started), error: summary.readError)
+            // The last frame's time plus one frame's length.
+            let duration = summary.lastTime.map { summary.frames > 1 ? $0 * Double(summary.frames) / Double(summary.frames - 1) : $0 }
+            var record = ResultRecord(path: input.path, status: .done, frames: summary.frames, faces: summary.faces,
+                                      tracks: summary.tracks, seconds: Date().timeIntervalSince(started), error: summary.readError,
+                                      duration: duration, report: layout.kinds.contains(.report) ? layout.path(.report, for: input) : nil)
+            record.stats = summary.statistics
+            return record
         } catch {
             return ResultRecord(path: input.path, status: .failed, seconds: Date().timeIntervalSince(started), error: "\(error)")
         }

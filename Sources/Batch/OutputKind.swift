@@ -10,6 +10,8 @@ package enum OutputKind: String, Sendable, CaseIterable {
     case tracks
     /// The face-mesh points of every detected face: NAME.landmarks.csv.
     case landmarks
+    /// The HTML report page: NAME.report.html (`batch --report`).
+    case report
 
     /// Parses a comma-separated list such as `video,csv` (repeats kept once).
     package static func parseList(_ text: String) throws -> [OutputKind] {

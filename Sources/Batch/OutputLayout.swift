@@ -40,6 +40,7 @@ package struct OutputLayout: Sendable {
         case .mot: return base + ".mot.txt"
         case .tracks: return base + ".tracks.json"
         case .landmarks: return base + ".landmarks.csv"
+        case .report: return base + ".report.html"
         }
     }
 

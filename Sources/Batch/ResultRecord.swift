@@ -1,4 +1,5 @@
 import Foundation
+import Pipeline
 
 /// One line of a `--results` file (JSON Lines): what happened to one input.
 package struct ResultRecord: Codable, Sendable, Equatable {
@@ -26,10 +27,16 @@ package struct ResultRecord: Codable, Sendable, Equatable {
     package var seconds: Double
     /// The one-line error of a failed input, or the read warning of one that ended early.
     package var error: String?
+    /// Seconds of video read (the last frame's time plus one frame), when done.
+    package var duration: Double?
+    /// The report page written for it (`batch --report`).
+    package var report: String?
+    /// CPU time by stage and peak memory of a processed input (`--stats`' numbers; every done record has them).
+    package var stats: RunStatistics?
 
     /// Creates a record.
     package init(path: String, status: Status, frames: Int = 0, faces: Int = 0, tracks: Int = 0, seconds: Double = 0,
-                error: String? = nil) {
+                error: String? = nil, duration: Double? = nil, report: String? = nil) {
         self.path = path
         self.status = status
         self.frames = frames
@@ -37,6 +44,8 @@ package struct ResultRecord: Codable, Sendable, Equatable {
         self.tracks = tracks
         self.seconds = seconds
         self.error = error
+        self.duration = duration
+        self.report = report
     }
 
     /// The record as one JSON line (no newline), keys sorted.

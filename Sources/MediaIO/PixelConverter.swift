@@ -11,6 +11,8 @@ package final class PixelConverter: @unchecked Sendable {
     private var fromBGRAContext: OpaquePointer?
     private var toBGRAColours: ColourSetup?
     private var sampleContext: OpaquePointer?
+    private var frameContext: OpaquePointer?
+    private var frameColours: ColourSetup?
     private var fromBGRAColours: ColourSetup?
 
     /// What a context's colour details were last set for: sizes, formats, matrix and range.
@@ -33,6 +35,7 @@ package final class PixelConverter: @unchecked Sendable {
         sws_freeContext(toBGRAContext)
         sws_freeContext(fromBGRAContext)
         sws_freeContext(sampleContext)
+        sws_freeContext(frameContext)
         bgraPlanes.deallocate()
         bgraStrides.deallocate()
     }
@@ -133,16 +136,38 @@ package final class PixelConverter: @unchecked Sendable {
                                   yuv: target, yuvIsSource: false)
         pointBGRAPlanes(at: image)
         let source = UnsafeRawPointer(bgraPlanes).assumingMemoryBound(to: UnsafePointer<UInt8>?.self)
-        let rows = withUnsafeMutablePointer(to: &target.pointee.data) { data in
-            data.withMemoryRebound(to: UnsafeMutablePointer<UInt8>?.self, capacity: 8) { planes in
-                withUnsafeMutablePointer(to: &target.pointee.linesize) { lines in
-                    lines.withMemoryRebound(to: Int32.self, capacity: 8) { strides in
-                        sws_scale(context, source, bgraStrides, 0, Int32(image.height), planes, strides)
-                    }
-                }
-            }
+        let rows = withWritablePlanes(target) { planes, strides in
+            sws_scale(context, source, bgraStrides, 0, Int32(image.height), planes, strides)
         }
         if rows <= 0 { throw FFmpegError(ft_averror(EINVAL), "converting a frame from BGRA") }
+    }
+
+    /// Converts a decoded frame straight into `target` (the encoder's size and format) with no
+    /// BGRA in between, keeping the source's colour matrix and range.
+    package func convert(_ frame: Frame, into target: Frame) throws {
+        let source = frame.pointer, output = target.pointer
+        let sourceFormat = PixelConverter.plainFormat(frame.pixelFormat), targetFormat = PixelConverter.plainFormat(target.pixelFormat)
+        frameContext = sws_getCachedContext(frameContext, Int32(frame.width), Int32(frame.height), sourceFormat,
+                                            Int32(target.width), Int32(target.height), targetFormat, SWS_BILINEAR, nil, nil, nil)
+        guard let context = frameContext else {
+            throw FFmpegError(ft_averror(EINVAL), "preparing a \(frame.width)x\(frame.height) frame conversion")
+        }
+        let space = PixelConverter.swsColorspace(source.pointee.colorspace, height: frame.height)
+        let setup = ColourSetup(sourceWidth: Int32(frame.width), sourceHeight: Int32(frame.height), sourceFormat: sourceFormat.rawValue,
+                                targetWidth: Int32(target.width), targetHeight: Int32(target.height), targetFormat: targetFormat.rawValue,
+                                space: space, range: PixelConverter.isFullRange(source) ? 1 : 0)
+        if frameColours != setup {
+            let targetRange: Int32 = PixelConverter.isFullRange(output) ? 1 : 0
+            sws_setColorspaceDetails(context, sws_getCoefficients(space), setup.range, sws_getCoefficients(space), targetRange,
+                                     0, 1 << 16, 1 << 16)
+            frameColours = setup
+        }
+        try withPlanes(source) { planes, strides in
+            let rows = withWritablePlanes(output) { targetPlanes, targetStrides in
+                sws_scale(context, planes, strides, 0, Int32(frame.height), targetPlanes, targetStrides)
+            }
+            if rows <= 0 { throw FFmpegError(ft_averror(EINVAL), "converting a frame to the encoder's format") }
+        }
     }
 
     /// A coarse brightness sample of a frame: `columns` x `rows` luma values (point-sampled, row by
@@ -162,6 +187,17 @@ package final class PixelConverter: @unchecked Sendable {
                 return sws_scale(context, planes, strides, 0, Int32(frame.height), &plane, &stride)
             }
             if rowsDone <= 0 { throw FFmpegError(ft_averror(EINVAL), "sampling a frame's luma") }
+        }
+    }
+
+    private func withWritablePlanes(_ frame: UnsafeMutablePointer<AVFrame>,
+                                    _ body: (UnsafePointer<UnsafeMutablePointer<UInt8>?>, UnsafePointer<Int32>) -> Int32) -> Int32 {
+        withUnsafeMutablePointer(to: &frame.pointee.data) { data in
+            data.withMemoryRebound(to: UnsafeMutablePointer<UInt8>?.self, capacity: 8) { planes in
+                withUnsafeMutablePointer(to: &frame.pointee.linesize) { lines in
+                    lines.withMemoryRebound(to: Int32.self, capacity: 8) { strides in body(planes, strides) }
+                }
+            }
         }
     }
 

@@ -116,6 +116,8 @@ public struct FaceTrackJob: Sendable {
         if let path = self.outputs.mot { outputs.append(try MOTChallengeWriter(path: path, inputs: inputs)) }
         if let path = self.outputs.tracksSummary { _ = try AtomicOutput(path: path, inputs: inputs) }
         if let path = self.outputs.landmarks { outputs.append(try LandmarkCSVWriter(path: path, inputs: inputs)) }
+        let report = try self.outputs.report.map { try JobReport(path: $0, inputs: inputs) }
+        if let report { outputs.append(report.collector) }
 
         var parts = VideoProcessor.Parts(input: input, demuxer: demuxer, threads: threads)
         parts.video = self.outputs.video.map { (path: $0, settings: encoder) }
@@ -157,6 +159,7 @@ public struct FaceTrackJob: Sendable {
         do {
             for output in outputs { try output.finish() }
             if let path = self.outputs.tracksSummary { try TrackSummaryWriter.write(processor.tracking, to: path, inputs: inputs) }
+            try report?.finish(job: self, summary: summary)
         } catch {
             // One output failed (a full disk) after others were renamed into place: a failed run leaves none.
             self.outputs.removeWritten()
@@ -178,15 +181,18 @@ public struct JobOutputs: Sendable, Equatable {
     public var tracksSummary: String?
     /// The 468 face-mesh points of each detected face as CSV (`--landmarks`).
     public var landmarks: String?
+    /// A self-contained HTML report of the run (`--report`), written at its end.
+    public var report: String?
 
     /// Creates a set of outputs; by default nothing is written.
     public init(video: String? = nil, csv: String? = nil, mot: String? = nil, tracksSummary: String? = nil,
-                landmarks: String? = nil) {
+                landmarks: String? = nil, report: String? = nil) {
         self.video = video
         self.csv = csv
         self.mot = mot
         self.tracksSummary = tracksSummary
         self.landmarks = landmarks
+        self.report = report
     }
 
     /// True when no output is asked for.

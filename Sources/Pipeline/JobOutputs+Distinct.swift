@@ -4,7 +4,7 @@ import Foundation
 extension JobOutputs {
     /// The outputs that are set, with the option that names each.
     var named: [(option: String, path: String)] {
-        [("-o", video), ("--csv", csv), ("--mot", mot), ("--tracks-summary", tracksSummary), ("--landmarks", landmarks)]
+        [("-o", video), ("--csv", csv), ("--mot", mot), ("--tracks-summary", tracksSummary), ("--landmarks", landmarks), ("--report", report)]
             .compactMap { option, path in path.map { (option, $0) } }
     }
 

@@ -1,3 +1,5 @@
+import Foundation
+
 /// What a finished (or stopped) run did.
 public struct ProcessingSummary: Sendable {
     /// Frames decoded and passed through every stage.
@@ -28,6 +30,8 @@ public struct ProcessingSummary: Sendable {
     public var fallbacks = 0
     /// Shot cuts found (adaptive detection): every track ends at one.
     public var shotCuts = 0
+    /// CPU time by stage and peak memory (video runs).
+    public var statistics: RunStatistics?
 
     /// Creates an empty summary.
     public init() {}
@@ -50,5 +54,39 @@ public struct DetectionPassCounts: Sendable, Equatable {
         self.full = full
         self.crops = crops
         self.tiles = tiles
+    }
+}
+
+/// Where a run's CPU time went, stage by stage, and its peak memory (`--stats`).
+public struct RunStatistics: Sendable, Equatable, Codable {
+    /// CPU time of one stage.
+    public struct Stage: Sendable, Equatable, Codable {
+        /// The stage: demux+decode, convert, detect, attributes, track+write, render, encode, mux,
+        /// or "codec threads" (FFmpeg's own decoder and encoder threads, and anything else not
+        /// timed by a stage: the process's CPU time less the stages').
+        public var name: String
+        /// CPU seconds, all threads.
+        public var cpuSeconds: Double
+    }
+
+    /// The stages in pipeline order, then the codec threads.
+    public var stages: [Stage]
+    /// CPU seconds of the whole process during the run.
+    public var cpuSeconds: Double
+    /// Peak resident memory of the process so far, in bytes (in a batch, the largest input so far).
+    public var peakMemoryBytes: Int
+
+    /// A short table: one line per stage with its CPU seconds and share, frames per second and
+    /// peak memory on the first line.
+    public func table(frames: Int, seconds: Double) -> String {
+        var lines = [String(format: "stats: %d frames in %.2f s (%.1f fps), CPU %.2f s (%.2f cores), peak memory %.0f MiB",
+                            frames, seconds, seconds > 0 ? Double(frames) / seconds : 0, cpuSeconds,
+                            seconds > 0 ? cpuSeconds / seconds : 0, Double(peakMemoryBytes) / 1_048_576)]
+        let total = max(cpuSeconds, stages.reduce(0) { $0 + $1.cpuSeconds }, 1e-9)
+        for stage in stages {
+            let name = stage.name.padding(toLength: 14, withPad: " ", startingAt: 0)
+            lines.append("  " + name + String(format: " %8.2f s %6.1f%%", stage.cpuSeconds, 100 * stage.cpuSeconds / total))
+        }
+        return lines.joined(separator: "\n")
     }
 }

@@ -11,6 +11,8 @@ final class RunState: Sendable {
 
     private let state = Mutex(State())
     private let stop: StopSignal
+    /// CPU time by stage (`--stats`).
+    let clock = StageClock()
 
     init(stop: StopSignal) { self.stop = stop }
 

@@ -67,11 +67,22 @@ final class VideoProcessor {
         }
     }
 
+    /// The stages' CPU time, the rest of the process's as codec threads, and peak memory.
+    private func statistics(since before: ProcessUsage) -> RunStatistics {
+        let after = ProcessUsage.now()
+        let seconds = state.clock.seconds
+        var stages = RunStage.allCases.map { RunStatistics.Stage(name: $0.name, cpuSeconds: seconds[$0.rawValue]) }
+        let cpu = after.cpuSeconds - before.cpuSeconds
+        stages.append(RunStatistics.Stage(name: "codec threads", cpuSeconds: max(0, cpu - seconds.reduce(0, +))))
+        return RunStatistics(stages: stages, cpuSeconds: cpu, peakMemoryBytes: after.peakMemoryBytes)
+    }
+
     /// Processes the whole input and returns the summary. Throws on the first error; the caller
     /// finishes `parts.outputs` only after a successful return. `progress` gets the count of
     /// finished frames after each frame.
     func run(progress: (@Sendable (Int) -> Void)? = nil) throws -> ProcessingSummary {
         let started = Date()
+        let usageBefore = ProcessUsage.now()
         let demuxer = parts.demuxer
         let decoder = try VideoDecoder(demuxer: demuxer, threads: parts.threads)
         let pool = ImagePool()
@@ -111,7 +122,7 @@ final class VideoProcessor {
                 inFlight.wait()
                 group.enter()
                 if job.index % parts.detection.every == 0 {
-                    state.attempt { job.plan = try planner?.plan(for: job, failed: { state.isFailed }) }
+                    state.attempt { job.plan = try state.clock.time(.detect) { try planner?.plan(for: job, failed: { state.isFailed }) } }
                 }
                 analyse.accept(job)
             }
@@ -148,6 +159,7 @@ final class VideoProcessor {
         summary.invalidDetections = lanes.reduce(0) { $0 + $1.invalidDetections }
         summary.interrupted = state.stopRequested
         summary.lastTime = state.lastTime
+        summary.statistics = statistics(since: usageBefore)
         return summary
     }
 }

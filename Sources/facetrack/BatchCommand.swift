@@ -10,7 +10,7 @@ enum BatchCommand {
     static let list = Option.text(
         "--list", "FILE", help: "also process the paths listed in FILE, one per line (relative to the current folder)")
     static let outputs = Option("--outputs", "LIST",
-                                help: "what to write per input: video, csv, mot, tracks, landmarks (default video,csv)") {
+                                help: "what to write per input: video, csv, mot, tracks, landmarks, report (default video,csv)") {
         try OutputKind.parseList($0)
     }
     static let jobs = Option<Int>.number("--jobs", in: 1...256,
@@ -19,7 +19,7 @@ enum BatchCommand {
                                             help: "worker threads per file (default: cores / jobs, at least 1)")
     static let force = Flag("--force", help: "redo inputs whose outputs are up to date")
     static let results = Option.text(
-        "--results", "FILE", help: "write a JSON Lines record per input (path, status, frames, faces, tracks, seconds, error)")
+        "--results", "FILE", help: "write a JSON Lines record per input (path, status, frames, faces, tracks, seconds, error, stats)")
     static let shard = Option.text("--shard", "I/N", help: """
         process only slice I of N of the sorted inputs (I from 0 to N-1), or
         auto: from SLURM_ARRAY_TASK_ID/_COUNT/_MIN or JOB_COMPLETION_INDEX
@@ -30,13 +30,15 @@ enum BatchCommand {
         "--extensions", "LIST",
         help: "extensions scanned for in folders (default \(InputCollector.defaultExtensions.sorted().joined(separator: ",")))")
     static let quiet = Flag("--quiet", short: "-q", help: "no progress and no summary table (failures are still reported)")
+    static let report = Flag("--report", help: "also write NAME.report.html per input (as --outputs report) and DIR/index.html")
 
     static let ownOptions = [out.spec, list.spec, outputs.spec, jobs.spec, threads.spec, force.spec, results.spec, shard.spec,
-                             shardCount.spec, extensions.spec, quiet.spec, CommonFlags.help.spec]
+                             shardCount.spec, extensions.spec, quiet.spec, report.spec, CommonFlags.stats.spec,
+                             CommonFlags.help.spec]
     /// The job's options pass to every file; `--threads` has batch's own default.
     static let processOptions = JobOptions.options.filter { $0 != EncoderOptions.threads.spec }
     /// Recognised only to be refused: batch names each file's outputs.
-    static let options = ownOptions + processOptions + OutputOptions.options
+    static let options = ownOptions + processOptions + OutputOptions.options.filter { $0 != OutputOptions.report.spec }
 
     static var help: String {
         """
@@ -72,14 +74,17 @@ enum BatchCommand {
     static func run(_ raw: [String]) throws -> Int32 {
         let arguments = try ParsedArguments(raw, options: options)
         if arguments.isSet(CommonFlags.help) { print(help); return 0 }
-        if let named = OutputOptions.options.first(where: { arguments.contains($0) }) {
+        // --report is batch's own flag here (a page per input plus index.html), not process's --report FILE.
+        if let named = OutputOptions.options.first(where: { $0 != OutputOptions.report.spec && arguments.contains($0) }) {
             throw UsageError("batch chooses the output names: use --out DIR and --outputs instead of \(named.name)")
         }
         // The process options are checked once here, so a typo is a usage error before any file.
         var template = try JobOptions(arguments).template
 
         guard let outPath = try arguments.value(Self.out) else { throw UsageError("batch needs --out DIR") }
-        let kinds = try arguments.value(Self.outputs) ?? [.video, .csv]
+        var kinds = try arguments.value(Self.outputs) ?? [.video, .csv]
+        let writesReports = arguments.isSet(Self.report) || kinds.contains(.report)
+        if writesReports && !kinds.contains(.report) { kinds.append(.report) }
         let jobCount = try arguments.value(Self.jobs) ?? defaultJobs(cores: cores)
         template.threads = try arguments.value(Self.threads) ?? max(1, cores / jobCount)
         let shardCount = try arguments.value(Self.shardCount)
@@ -132,11 +137,16 @@ enum BatchCommand {
         defer { interrupt.cancel() }
         let progress = BatchProgress(total: inputs.count)
         let showsProgress = !quiet && isatty(2) != 0
+        let showsStats = arguments.isSet(CommonFlags.stats)
         let progressLine = showsProgress ? BatchProgressLine(progress) : nil
         let started = Date()
         let records = runner.run(jobs: jobCount) { index, record in
             progress.add(record)
             resultsFile?.append(record)
+            if showsStats, record.status == .done, let stats = record.stats {
+                if showsProgress { BatchProgressLine.clear() }
+                Console.info("\(inputs[index].relativePath): " + stats.table(frames: record.frames, seconds: record.seconds))
+            }
             if record.status == .failed, let error = record.error {
                 if showsProgress { BatchProgressLine.clear() }
                 // Most errors already name the file.
@@ -145,6 +155,14 @@ enum BatchCommand {
         }
         progressLine?.stop()
         let wall = Date().timeIntervalSince(started)
+        if writesReports {
+            // The index lists the inputs finished in this run; each links its page where one exists.
+            let finished = zip(inputs, records).compactMap { input, record in record.map { (input, $0) } }
+            let index = (outFolder as NSString).appendingPathComponent("index.html")
+            try BatchIndex.write(records: finished.map(\.1), reports: finished.map { layout.path(.report, for: $0.0) }, to: index,
+                                 source: arguments.value(Self.results) ?? outPath)
+            if !quiet { Console.info("wrote \(index)") }
+        }
 
         if !quiet { Console.info(summary(records, inputs: inputs, stopped: runner.stopped, wall: wall)) }
         if runner.stopped { return Console.interruptStatus }

@@ -3,7 +3,7 @@ import Foundation
 
 /// `facetrack process INPUT [-o OUT] [--csv FILE] ...`: one video in, overlaid video and/or CSV out.
 enum ProcessCommand {
-    static let options = OutputOptions.options + JobOptions.options + [CommonFlags.quiet.spec, CommonFlags.help.spec]
+    static let options = OutputOptions.options + JobOptions.options + [CommonFlags.quiet.spec, CommonFlags.stats.spec, CommonFlags.help.spec]
 
     static var help: String {
         """
@@ -19,6 +19,7 @@ enum ProcessCommand {
 
         OTHER:
         \(CommonFlags.quiet.spec.helpEntry)
+        \(CommonFlags.stats.spec.helpEntry)
         \(CommonFlags.help.spec.helpEntry)
 
         EXAMPLES:
@@ -54,6 +55,9 @@ enum ProcessCommand {
             Console.warn("\(job.input): \(readError); the outputs hold the frames read")
         }
         if !quiet { Console.info(describe(summary)) }
+        if arguments.isSet(CommonFlags.stats), let statistics = summary.statistics {
+            Console.info(statistics.table(frames: summary.frames, seconds: summary.seconds))
+        }
         if summary.interrupted {
             let at = summary.lastTime.map { String(format: " (%.3f s)", $0) } ?? ""
             Console.warn("interrupted: stopped after frame \(max(0, summary.frames - 1))\(at); outputs hold the frames done")

@@ -18,6 +18,7 @@ COMMANDS:
   check [MANIFEST] [--junit FILE]       run and score the reference clips (samples/manifest.json)
   batch INPUT... --out DIR              process many files or folders: concurrent, resumable, shardable
   merge-results FILE...                 combine the --results files of batch shards into one report
+  report TRACKS.csv -o REPORT.html      a self-contained HTML page: timeline, thumbnails, plots
 
 OPTIONS:
   --version     print the version
@@ -55,8 +56,10 @@ do {
         status = try BatchCommand.run(Array(arguments.dropFirst()))
     case "merge-results":
         status = try MergeResultsCommand.run(Array(arguments.dropFirst()))
+    case "report":
+        status = try ReportCommand.run(Array(arguments.dropFirst()))
     case let other?:
-        throw UsageError("unknown command '\(other)' (commands: process, detect, eval, check, batch, merge-results; see facetrack --help)")
+        throw UsageError("unknown command '\(other)' (commands: process, detect, eval, check, batch, merge-results, report; see facetrack --help)")
     }
 } catch let error as UsageError {
     Console.error(error)

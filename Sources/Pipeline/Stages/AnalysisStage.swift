@@ -9,12 +9,14 @@ import Synchronization
 final class AnalysisStage: FrameStage {
     private let lanes: LaneDispatch
     private let detection: DetectionPlan
+    private let clock: StageClock
     private let pool: ImagePool
     /// Passes run, by kind, and crops or tiles that failed and fell back to a whole-frame pass.
     let counts = Mutex(PassCounts())
 
     init(lanes: [Lane], detection: DetectionPlan, pool: ImagePool, state: RunState, next: FrameStage) {
         self.lanes = LaneDispatch(lanes: lanes, state: state, next: next)
+        clock = state.clock
         self.detection = detection
         self.pool = pool
     }
@@ -33,7 +35,8 @@ final class AnalysisStage: FrameStage {
         faces.sort { $0.confidence > $1.confidence }
         if let limit = detection.maxFaces, faces.count > limit { faces.removeLast(faces.count - limit) }
         if let analyzer = lane.analyzer {
-            try analyzer.analyze(&faces, in: try job.uprightImage(converter: lane.converter, pool: pool))
+            let upright = try clock.time(.convert) { try job.uprightImage(converter: lane.converter, pool: pool) }
+            try clock.time(.attributes) { try analyzer.analyze(&faces, in: upright) }
         }
         job.detections = faces
     }
@@ -92,8 +95,10 @@ final class AnalysisStage: FrameStage {
         let picture = pool.acquire(width: pass.pictureWidth, height: pass.pictureHeight)
         defer { pool.release(picture) }
         var sampled = pass
-        sampled.region = try lane.sampler.sample(job.frame, orientation: job.orientation, region: pass.region, into: picture)
-        return (try detector.detect(in: picture), sampled)
+        sampled.region = try clock.time(.convert) {
+            try lane.sampler.sample(job.frame, orientation: job.orientation, region: pass.region, into: picture)
+        }
+        return (try clock.time(.detect) { try detector.detect(in: picture) }, sampled)
     }
 }
 

@@ -73,7 +73,7 @@ final class EncodeStage: FrameStage, @unchecked Sendable {
 
     /// Copies an audio packet into the output, in reading order.
     func acceptCopied(_ packet: Packet) {
-        queue.async { [self] in state.attempt { try writeCopied(packet) } }
+        queue.async { [self] in state.attempt { try state.clock.time(.mux) { try writeCopied(packet) } } }
     }
 
     /// True when a decoded frame can go to the encoder as it is (same size and pixel format).
@@ -111,7 +111,16 @@ final class EncodeStage: FrameStage, @unchecked Sendable {
         frame.pointer.pointee.pts = pts
         // A decoded key frame would force one in the output; let the encoder place its own.
         frame.pointer.pointee.pict_type = AV_PICTURE_TYPE_NONE
-        try encoder.encode(frame) { packet in try muxer.write(packet, timeBase: encoder.timeBase, streamIndex: videoStream) }
+        // Packets are muxed from inside the encoder's call: their time goes to mux, not encode.
+        let start = StageClock.threadSeconds()
+        var muxing = 0.0
+        try encoder.encode(frame) { packet in
+            let muxStart = StageClock.threadSeconds()
+            try muxer.write(packet, timeBase: encoder.timeBase, streamIndex: videoStream)
+            muxing += StageClock.threadSeconds() - muxStart
+        }
+        state.clock.add(.encode, StageClock.threadSeconds() - start - muxing)
+        state.clock.add(.mux, muxing)
         if let output = job.output { framePool.withLock { $0.append(output) } }
     }
 
@@ -138,7 +147,9 @@ final class EncodeStage: FrameStage, @unchecked Sendable {
 
     /// Flushes the encoder and closes the container under its final name.
     func finish() throws {
-        try encoder.encode(nil) { packet in try muxer.write(packet, timeBase: encoder.timeBase, streamIndex: videoStream) }
-        try muxer.finish()
+        try state.clock.time(.encode) {
+            try encoder.encode(nil) { packet in try muxer.write(packet, timeBase: encoder.timeBase, streamIndex: videoStream) }
+        }
+        try state.clock.time(.mux) { try muxer.finish() }
     }
 }

@@ -27,15 +27,15 @@ struct FrameReader {
         reading: while !state.shouldStopReading {
             let more: Bool
             do {
-                more = try demuxer.readPacket(into: packet)
+                more = try state.clock.time(.decode) { try demuxer.readPacket(into: packet) }
             } catch let error as FFmpegError {
                 readError = "stopped reading after \(frameCount) frames: \(error.message)"
                 break reading
             }
             guard more else { break }
             if packet.streamIndex == demuxer.videoStreamIndex {
-                try decoder.send(packet)
-                try drain(into: frame)
+                try state.clock.time(.decode) { try decoder.send(packet) }
+                try drain(into: frame, clock: state.clock)
             } else {
                 let copy = Packet()
                 av_packet_move_ref(copy.pointer, packet.pointer)
@@ -44,17 +44,17 @@ struct FrameReader {
         }
         // A stop still takes the frames the decoder holds; a failure does not.
         if !state.isFailed {
-            try decoder.send(nil)
-            try drain(into: frame)
+            try state.clock.time(.decode) { try decoder.send(nil) }
+            try drain(into: frame, clock: state.clock)
         }
         return readError
     }
 
     /// Hands on every frame the decoder has ready.
-    private mutating func drain(into handle: (FrameJob) -> Void) throws {
+    private mutating func drain(into handle: (FrameJob) -> Void, clock: StageClock) throws {
         while true {
             let frame = Frame()
-            guard try decoder.receive(into: frame) else { return }
+            guard try clock.time(.decode, { try decoder.receive(into: frame) }) else { return }
             handle(job(for: frame))
         }
     }

@@ -88,12 +88,12 @@ final class TrackingStage: FrameStage {
     func accept(_ job: FrameJob) {
         queue.async { [self] in
             var rows: [TrackedFace] = []
-            state.attempt { rows = track(job) }
+            state.attempt { rows = state.clock.time(.track) { track(job) } }
             if let board { board.post(after: job.index, serial.tracker?.forecast(steps: board.lag) ?? []) }
             serial.accepted += 1
             let leaving = serial.buffer.push(frame: job.index, time: job.time, rows: rows, payload: job)
-            if let backfill { lookBack(for: rows, with: backfill) }
-            for out in leaving { write(out) }
+            if let backfill { state.clock.time(.detect) { lookBack(for: rows, with: backfill) } }
+            state.clock.time(.track) { for out in leaving { write(out) } }
             flushIfComplete()
         }
     }
@@ -109,7 +109,7 @@ final class TrackingStage: FrameStage {
     private func flushIfComplete() {
         guard let expected = serial.expected, serial.accepted == expected else { return }
         for (track, id) in serial.tracker?.confirmAtEnd() ?? [] { serial.buffer.assign(id: id, to: track) }
-        for out in serial.buffer.flush() { write(out) }
+        state.clock.time(.track) { for out in serial.buffer.flush() { write(out) } }
         serial.expected = nil
     }
 

@@ -13,14 +13,17 @@ struct OutputOptions: OptionGroup {
     static let landmarks = Option.text(
         "--landmarks", "FILE", help: "the 468 face-mesh points of each detected face as CSV (frame,track_id,point,x,y)")
 
-    static let options = [video, csv, mot, tracksSummary, landmarks].map(\.spec)
+    static let report = Option.text(
+        "--report", "FILE", help: "a self-contained HTML report of the run (timeline, thumbnails, plots), written at the end")
+
+    static let options = [video, csv, mot, tracksSummary, landmarks, report].map(\.spec)
 
     let outputs: JobOutputs
 
     init(_ arguments: ParsedArguments) throws {
         outputs = JobOutputs(video: try arguments.value(Self.video), csv: try arguments.value(Self.csv),
                              mot: try arguments.value(Self.mot), tracksSummary: try arguments.value(Self.tracksSummary),
-                             landmarks: try arguments.value(Self.landmarks))
+                             landmarks: try arguments.value(Self.landmarks), report: try arguments.value(Self.report))
     }
 }
 
@@ -28,4 +31,6 @@ struct OutputOptions: OptionGroup {
 enum CommonFlags {
     static let quiet = Flag("--quiet", short: "-q", help: "no progress and no summary line")
     static let help = Flag("--help", short: "-h", help: "show this help")
+    static let stats = Flag("--stats", help: "after the run: CPU seconds and share per stage, frames per second and peak memory "
+                                            + "(the first thing to look at when a run is slow; see docs/performance.md)")
 }

@@ -1,0 +1,61 @@
+import Foundation
+import Synchronization
+
+/// The parts of a run that `--stats` accounts CPU time to, in pipeline order.
+enum RunStage: Int, CaseIterable {
+    case decode, convert, detect, attributes, track, render, encode, mux
+
+    var name: String {
+        switch self {
+        case .decode: return "demux+decode"
+        case .convert: return "convert"
+        case .detect: return "detect"
+        case .attributes: return "attributes"
+        case .track: return "track+write"
+        case .render: return "render"
+        case .encode: return "encode"
+        case .mux: return "mux"
+        }
+    }
+}
+
+/// Adds up the CPU time each stage spends, read from the clock of the thread doing the work
+/// (CLOCK_THREAD_CPUTIME_ID), so time spent waiting for other stages is not counted and lanes
+/// running at once add up. FFmpeg's own codec threads are not seen here: `RunStatistics` shows
+/// them as the rest of the process's CPU time.
+final class StageClock: Sendable {
+    private let totals = Mutex([Double](repeating: 0, count: RunStage.allCases.count))
+
+    /// CPU seconds of the calling thread so far.
+    static func threadSeconds() -> Double {
+        var now = timespec()
+        clock_gettime(CLOCK_THREAD_CPUTIME_ID, &now)
+        return Double(now.tv_sec) + Double(now.tv_nsec) * 1e-9
+    }
+
+    /// Runs `work`, adding its CPU time on this thread to `stage`.
+    func time<T>(_ stage: RunStage, _ work: () throws -> T) rethrows -> T {
+        let start = Self.threadSeconds()
+        defer { add(stage, Self.threadSeconds() - start) }
+        return try work()
+    }
+
+    func add(_ stage: RunStage, _ seconds: Double) {
+        totals.withLock { $0[stage.rawValue] += seconds }
+    }
+
+    var seconds: [Double] { totals.withLock { $0 } }
+}
+
+/// CPU seconds (user + system) and peak resident memory of the whole process so far.
+struct ProcessUsage {
+    var cpuSeconds: Double
+    var peakMemoryBytes: Int
+
+    static func now() -> ProcessUsage {
+        var usage = rusage()
+        getrusage(RUSAGE_SELF.rawValue, &usage)
+        let cpu = Double(usage.ru_utime.tv_sec + usage.ru_stime.tv_sec) + Double(usage.ru_utime.tv_usec + usage.ru_stime.tv_usec) * 1e-6
+        return ProcessUsage(cpuSeconds: cpu, peakMemoryBytes: usage.ru_maxrss * 1024)  // ru_maxrss is in KiB on Linux
+    }
+}

@@ -1,0 +1,47 @@
+import Foundation
+import TestSupport
+import XCTest
+
+/// `--stats`: CPU time per stage, fps and peak memory after `process`, and in batch's results.
+final class StatsOptionTests: XCTestCase {
+    private let stages = ["demux+decode", "convert", "detect", "attributes", "track+write", "render", "encode", "mux",
+                          "codec threads"]
+
+    func testProcessPrintsEveryStageWithSharesThatAddUp() throws {
+        let folder = try TemporaryFolder()
+        let clip = folder.file("clip.mp4"), out = folder.file("out.mp4")
+        try Clips.pattern(clip, seconds: 1, rate: 25)
+        let result = try Tools.run(Tools.facetrack, ["process", clip, "-o", out, "--accuracy", "low", "--stats", "--quiet"])
+        XCTAssertEqual(result.status, 0, result.stderr)
+        let lines = result.stderr.split(separator: "\n").map(String.init)
+        let header = try XCTUnwrap(lines.first { $0.contains("stats: 25 frames in") }, result.stderr)
+        XCTAssertTrue(header.contains("fps") && header.contains("peak memory"), header)
+        var shares = 0.0
+        for stage in stages {
+            let line = try XCTUnwrap(lines.first { $0.trimmingCharacters(in: .whitespaces).hasPrefix(stage + " ") }, "\(stage) in\n\(result.stderr)")
+            let share = try XCTUnwrap(Double(line.split(separator: " ").last!.dropLast()), line)
+            shares += share
+        }
+        XCTAssertEqual(shares, 100, accuracy: 0.6, "the shares add up to the process's CPU time")
+        let encodeLine = lines.first { $0.contains("  encode ") }!
+        XCTAssertGreaterThan(Double(encodeLine.split(separator: " ")[1])!, 0, "an encoding run spends time encoding")
+    }
+
+    func testBatchResultsCarryStatsPerFile() throws {
+        let folder = try TemporaryFolder()
+        let inputs = folder.file("in")
+        try FileManager.default.createDirectory(atPath: inputs, withIntermediateDirectories: true)
+        try Clips.pattern(inputs + "/a.mp4", seconds: 1, rate: 10)
+        let results = folder.file("results.jsonl")
+        let run = try Tools.run(Tools.facetrack, ["batch", inputs, "--out", folder.file("out"), "--results", results,
+                                                  "--detector", "none", "--stats", "--quiet"])
+        XCTAssertEqual(run.status, 0, run.stderr)
+        XCTAssertTrue(run.stderr.contains("a.mp4: stats: 10 frames"), run.stderr)
+        let line = try XCTUnwrap(try String(contentsOfFile: results, encoding: .utf8).split(separator: "\n").first)
+        let record = try XCTUnwrap(try JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any])
+        let stats = try XCTUnwrap(record["stats"] as? [String: Any], line.description)
+        let names = (stats["stages"] as? [[String: Any]])?.compactMap { $0["name"] as? String }
+        XCTAssertEqual(names, stages)
+        XCTAssertGreaterThan(stats["peakMemoryBytes"] as? Int ?? 0, 1_000_000)
+    }
+}
