@@ -1,3 +1,4 @@
+import FaceCore
 import Foundation
 #if canImport(Glibc)
 import Glibc
@@ -115,7 +116,7 @@ package struct InputCollector {
     static func readList(_ path: String) throws -> [String] {
         let text: String
         do {
-            text = try String(contentsOfFile: path, encoding: .utf8)
+            text = try TextReader.read(path)  // a BOM and CRLF are accepted; "-" is standard input
         } catch {
             throw BatchError.unreadableList(path, reason: FileManager.default.fileExists(atPath: path) ? "not readable UTF-8 text" : "no such file")
         }

@@ -1,3 +1,4 @@
+import FaceCore
 import Foundation
 
 /// Several results files (one per shard) combined: one record per input, counts and totals.
@@ -48,11 +49,12 @@ package struct ResultsReport: Codable, Sendable, Equatable {
     package init(files paths: [String]) throws {
         var contents: [(String, String)] = []
         for path in paths {
-            guard let text = try? String(contentsOfFile: path, encoding: .utf8) else {
-                throw BatchError.results(path, reason: FileManager.default.fileExists(atPath: path)
-                                         ? "cannot read the results file" : "no such results file")
+            // Any dialect (BOM, CRLF); "-" and pipes such as /dev/stdin are read to their end.
+            do {
+                contents.append((path == "-" ? "standard input" : path, try TextReader.read(path)))
+            } catch let error as TextReaderError {
+                throw BatchError.results(path, reason: error.reason == "no such file" ? "no such results file" : error.reason)
             }
-            contents.append((path, text))
         }
         self.init(contents: contents)
     }
@@ -106,7 +108,7 @@ package struct ResultsReport: Codable, Sendable, Equatable {
         lines.append(String(format: "%d frames, %d faces, %d tracks, %.1f s of processing", frames, faces, tracks, seconds)
                      + (seconds > 0 ? String(format: " (%.1f fps)", Double(frames) / seconds) : ""))
         if duplicates > 0 { lines.append("\(duplicates) repeated records merged") }
-        if !invalidLines.isEmpty { lines.append("ignored \(invalidLines.count) invalid lines: \(invalidLines.prefix(5).joined(separator: ", "))") }
+        if !invalidLines.isEmpty { lines.append("\(invalidLines.count) unreadable records (lines that do not parse): \(invalidLines.prefix(5).joined(separator: ", "))") }
         for failure in failures {
             lines.append("failed: " + (failure.error.hasPrefix(failure.path) ? failure.error : "\(failure.path): \(failure.error)"))
         }

@@ -8,11 +8,12 @@ package final class ResultsWriter: Sendable {
 
     /// Creates (or truncates) `path`.
     package init(path: String) throws {
-        guard FileManager.default.createFile(atPath: path, contents: nil),
-              let handle = FileHandle(forWritingAtPath: path) else {
-            throw BatchError.results(path, reason: "cannot create the results file")
+        // Not FileManager.createFile, which writes atomically on Linux (leaks a temporary folder).
+        let descriptor = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o644)
+        guard descriptor >= 0 else {
+            throw BatchError.results(path, reason: "cannot create the results file (\(String(cString: strerror(errno))))")
         }
-        self.handle = Mutex(handle)
+        self.handle = Mutex(FileHandle(fileDescriptor: descriptor, closeOnDealloc: true))
     }
 
     /// Appends one record.

@@ -1,3 +1,4 @@
+import FaceCore
 import Foundation
 
 /// The clips `facetrack check` runs, read from a JSON manifest:
@@ -38,9 +39,10 @@ package struct CheckManifest: Sendable {
     package static func load(path: String) throws -> CheckManifest {
         let data: Data
         do {
-            data = try Data(contentsOf: URL(fileURLWithPath: path))
-        } catch {
-            throw EvaluationError.unreadable(path, reason: (error as NSError).localizedDescription)
+            // A BOM and CRLF line endings are accepted (and line numbers stay right).
+            data = Data(try TextReader.read(path).utf8)
+        } catch let error as TextReaderError {
+            throw EvaluationError.unreadable(path, reason: error.reason)
         }
         return try parse(data, path: path)
     }

@@ -36,13 +36,14 @@ public struct TrackTable: Sendable {
 
     /// Reads a CSV file. `requireIDs` (for truth files) makes an empty track_id an error.
     public static func load(path: String, requireIDs: Bool = false) throws -> TrackTable {
-        let data: Data
+        // Any dialect: a BOM, CRLF or CR line endings; "-" reads standard input.
+        let text: String
         do {
-            data = try Data(contentsOf: URL(fileURLWithPath: path))
-        } catch {
-            throw EvaluationError.unreadable(path, reason: (error as NSError).localizedDescription)
+            text = try TextReader.read(path)
+        } catch let error as TextReaderError {
+            throw EvaluationError.unreadable(path, reason: error.reason)
         }
-        return try parse(String(decoding: data, as: UTF8.self), path: path, requireIDs: requireIDs)
+        return try parse(text, path: path, requireIDs: requireIDs)
     }
 
     /// Parses CSV text; `path` names it in errors.

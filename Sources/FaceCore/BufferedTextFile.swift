@@ -18,10 +18,14 @@ package final class BufferedTextFile {
             handle = FileHandle.standardOutput
         } else {
             let output = try AtomicOutput(path: path, inputs: inputs)
-            guard FileManager.default.createFile(atPath: output.temporaryPath, contents: nil),
-                  let handle = FileHandle(forWritingAtPath: output.temporaryPath) else {
-                throw AtomicOutputError.unwritable(path, reason: "cannot create the file")
+            // Not FileManager.createFile: on Linux it writes atomically itself (a rename over a
+            // device, a `TemporaryDirectory.*` folder left behind).
+            let flags = output.writesInPlace ? O_WRONLY | O_CLOEXEC : O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC
+            let descriptor = open(output.temporaryPath, flags, 0o644)
+            guard descriptor >= 0 else {
+                throw AtomicOutputError.unwritable(path, reason: String(cString: strerror(errno)))
             }
+            let handle = FileHandle(fileDescriptor: descriptor, closeOnDealloc: true)
             self.output = output
             self.handle = handle
         }

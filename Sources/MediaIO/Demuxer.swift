@@ -139,14 +139,43 @@ package final class Demuxer: @unchecked Sendable {
 
     /// After reading to the end: a note when the file was cut short, judged by an I/O error or by
     /// fewer frames than the container's index promised; `nil` when it looks complete.
-    package func endedEarly(framesRead: Int) -> String? {
+    /// `lastFrameTime` (seconds, the stream's own clock) is the timestamp of the last frame
+    /// decoded: a container without a frame count (mkv, webm) is judged by its stated duration.
+    package func endedEarly(framesRead: Int, lastFrameTime: Double? = nil) -> String? {
         if let io = context.pointee.pb, io.pointee.error < 0 {
             return "read error after \(framesRead) frames (\(FFmpegError.message(for: io.pointee.error)))"
         }
+        guard !isStillImage else { return nil }
         let promised = Int(videoStream.pointee.nb_frames)
-        if !isStillImage, promised > 0, framesRead < promised {
-            return "file ends early: \(framesRead) of \(promised) frames (truncated or damaged)"
+        // One frame short is no shortfall: AVI headers often count one frame more than they hold.
+        if promised > 0 {
+            return framesRead < promised - 1 ? "file ends early: \(framesRead) of \(promised) frames (truncated or damaged)" : nil
         }
+        guard let lastFrameTime, let stated = statedVideoDuration else { return nil }
+        let stream = videoStream.pointee
+        let start = stream.start_time != ft_nopts_value() ? Double(stream.start_time) * av_q2d(stream.time_base) : 0
+        let frame = framesPerSecond.map { $0 > 0 ? 1 / $0 : 0.04 } ?? 0.04
+        let reached = lastFrameTime - start + frame
+        // Tolerance: a few frames, and half a second when the duration is the container's (audio may run longer).
+        let tolerance = max(3 * frame, stated.ofStream ? 0 : 0.5)
+        guard stated.seconds - reached > tolerance else { return nil }
+        return String(format: "file ends early: %.2f s of %.2f s read, %d frames (truncated or damaged)", reached, stated.seconds, framesRead)
+    }
+
+    /// The video's duration as the file states it (the stream's, its DURATION tag, or the
+    /// container's), never an estimate from the bit rate (which shrinks with a cut file).
+    private var statedVideoDuration: (seconds: Double, ofStream: Bool)? {
+        guard context.pointee.duration_estimation_method != AVFMT_DURATION_FROM_BITRATE else { return nil }
+        let stream = videoStream.pointee
+        if stream.duration > 0 { return (Double(stream.duration) * av_q2d(stream.time_base), true) }
+        if let tag = av_dict_get(stream.metadata, "DURATION", nil, 0), let value = tag.pointee.value {
+            // Matroska's per-track tag: HH:MM:SS.fraction.
+            let parts = String(cString: value).split(separator: ":")
+            if parts.count == 3, let h = Double(parts[0]), let m = Double(parts[1]), let s = Double(parts[2]) {
+                return (h * 3600 + m * 60 + s, true)
+            }
+        }
+        if context.pointee.duration > 0 { return (Double(context.pointee.duration) / Double(AV_TIME_BASE), false) }
         return nil
     }
 

@@ -60,6 +60,8 @@ public enum MediaError: Error, CustomStringConvertible, Sendable {
     case audioNotSupported(output: String, codec: String)
     /// No frame could be decoded at all.
     case noFrames(String)
+    /// The output container cannot hold the chosen video encoder's format.
+    case containerRefusesCodec(output: String, container: String, codec: String, fitting: [String])
     /// An FFmpeg call failed while working on a file.
     case failed(String, FFmpegError)
 
@@ -67,8 +69,13 @@ public enum MediaError: Error, CustomStringConvertible, Sendable {
     public var description: String {
         switch self {
         case .missingFile(let p): return "\(p): no such file"
+        case let .containerRefusesCodec(p, container, codec, fitting):
+            let options = fitting.isEmpty ? "pick another extension" : "use --codec " + fitting.joined(separator: " or ")
+            return "\(p): the \(container) container cannot hold \(codec) video; \(options)"
         case .isDirectory(let p): return "\(p): is a directory, not a media file"
         case .emptyFile(let p): return "\(p): file is empty (0 bytes)"
+        case let .unreadable(p, reason) where reason.lowercased() == "permission denied":
+            return "\(p): permission denied (cannot read the file)"
         case let .unreadable(p, reason): return "\(p): not a media file FFmpeg can read, or damaged (\(reason))"
         case .noVideoStream(let p): return "\(p): has no video stream (audio-only or data file)"
         case let .noDecoder(p, codec): return "\(p): no decoder for video codec \(codec) in this FFmpeg build"

@@ -5,7 +5,9 @@ import FaceCore
 /// BGRA image, applying EXIF orientation or the display matrix. PNG alpha is kept.
 public enum ImageLoader {
     /// The upright image and the orientation that was applied.
-    public static func load(path: String) throws -> (image: BGRAImage, orientation: ImageOrientation) {
+    /// With `maxSide`, a larger picture is scaled down while it is converted (one swscale pass),
+    /// so a huge file costs its decoded frame only, not a full-size BGRA copy.
+    public static func load(path: String, maxSide: Int? = nil) throws -> (image: BGRAImage, orientation: ImageOrientation) {
         let demuxer = try Demuxer(path: path)
         let decoder = try VideoDecoder(demuxer: demuxer, threads: 1)
         let packet = Packet()
@@ -28,7 +30,12 @@ public enum ImageLoader {
         let orientation = demuxer.streamOrientation
             ?? frame.displayMatrix.map { matrix in matrix.withUnsafeBufferPointer { Demuxer.orientation(displayMatrix: $0.baseAddress!) } }
             ?? .up
-        let stored = BGRAImage(width: frame.width, height: frame.height)
+        var scaled = (width: frame.width, height: frame.height)
+        if let maxSide, max(scaled.width, scaled.height) > maxSide {
+            let scale = Double(maxSide) / Double(max(scaled.width, scaled.height))
+            scaled = (max(1, Int((Double(scaled.width) * scale).rounded())), max(1, Int((Double(scaled.height) * scale).rounded())))
+        }
+        let stored = BGRAImage(width: scaled.width, height: scaled.height)
         do {
             try PixelConverter().convertToBGRA(frame, into: stored)
         } catch let error as FFmpegError {

@@ -35,6 +35,18 @@ package final class Muxer: @unchecked Sendable {
         avformat_free_context(context)
     }
 
+    /// Refuses up front an encoder the container cannot hold (libx264 in .webm), naming the ones that fit.
+    package func checkAccepts(encoder name: String) throws {
+        guard let codec = avcodec_find_encoder_by_name(name) else { throw MediaError.encoderUnavailable(name) }
+        let format = context.pointee.oformat!
+        guard avformat_query_codec(format, codec.pointee.id, FF_COMPLIANCE_NORMAL) == 0 else { return }
+        let fitting = EncoderSettings.codecs.filter { candidate in
+            avcodec_find_encoder_by_name(candidate).map { avformat_query_codec(format, $0.pointee.id, FF_COMPLIANCE_NORMAL) == 1 } ?? false
+        }
+        throw MediaError.containerRefusesCodec(output: output.finalPath, container: String(cString: format.pointee.name),
+                                               codec: name, fitting: fitting)
+    }
+
     /// True when the container wants codec headers out of band (mp4, mkv...).
     package var wantsGlobalHeader: Bool { context.pointee.oformat.pointee.flags & AVFMT_GLOBALHEADER != 0 }
 
@@ -78,7 +90,8 @@ package final class Muxer: @unchecked Sendable {
             }
             var options: OpaquePointer?
             let name = String(cString: context.pointee.oformat.pointee.name)
-            if name == "mp4" || name == "mov" { av_dict_set(&options, "movflags", "+faststart", 0) }
+            // +faststart reopens the file to move the index: not possible on a device or FIFO.
+            if name == "mp4" || name == "mov", !output.writesInPlace { av_dict_set(&options, "movflags", "+faststart", 0) }
             defer { av_dict_free(&options) }
             try check(avformat_write_header(context, &options), "writing the container header")
             headerWritten = true

@@ -14,8 +14,9 @@ package final class VideoEncoder: @unchecked Sendable {
     /// show the colours the source had.
     package init(settings: EncoderSettings, threads: Int, width: Int, height: Int, timeBase: AVRational, frameRate: AVRational?,
                 colorsFrom decoder: UnsafePointer<AVCodecContext>, globalHeader: Bool) throws {
-        guard let codec = avcodec_find_encoder_by_name(settings.codec) else {
-            throw MediaError.encoderUnavailable(settings.codec)
+        let name = settings.codec ?? "libx264"
+        guard let codec = avcodec_find_encoder_by_name(name) else {
+            throw MediaError.encoderUnavailable(name)
         }
         guard let context = avcodec_alloc_context3(codec) else { fatalError("avcodec_alloc_context3: out of memory") }
         self.context = context
@@ -34,7 +35,14 @@ package final class VideoEncoder: @unchecked Sendable {
         context.pointee.color_trc = decoder.pointee.color_trc
         context.pointee.thread_count = Int32(threads)
         if globalHeader { context.pointee.flags |= AV_CODEC_FLAG_GLOBAL_HEADER }
-        if settings.codec == "mpeg4" {
+        if name == "libvpx-vp9" {
+            // Constant quality (CRF with no bit-rate cap); the x264 preset has no VP9 equivalent.
+            context.pointee.bit_rate = 0
+            av_opt_set(context.pointee.priv_data, "crf", String(settings.crf), 0)
+            av_opt_set(context.pointee.priv_data, "deadline", "good", 0)
+            av_opt_set(context.pointee.priv_data, "cpu-used", "4", 0)
+            av_opt_set(context.pointee.priv_data, "row-mt", "1", 0)
+        } else if name == "mpeg4" {
             // MPEG-4 part 2 has no CRF: map it to a fixed quantiser (23 gives 4, a good quality).
             context.pointee.flags |= AV_CODEC_FLAG_QSCALE
             context.pointee.global_quality = Int32(FF_QP2LAMBDA) * Int32(max(2, min(31, (settings.crf + 3) / 6)))
@@ -43,9 +51,9 @@ package final class VideoEncoder: @unchecked Sendable {
         } else {
             av_opt_set(context.pointee.priv_data, "crf", String(settings.crf), 0)
             av_opt_set(context.pointee.priv_data, "preset", settings.preset, 0)
-            if settings.codec == "libx265" { av_opt_set(context.pointee.priv_data, "x265-params", "log-level=error", 0) }
+            if name == "libx265" { av_opt_set(context.pointee.priv_data, "x265-params", "log-level=error", 0) }
         }
-        try check(avcodec_open2(context, codec, nil), "opening the \(settings.codec) encoder")
+        try check(avcodec_open2(context, codec, nil), "opening the \(name) encoder")
     }
 
     deinit {

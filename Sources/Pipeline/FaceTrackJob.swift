@@ -72,7 +72,7 @@ public struct FaceTrackJob: Sendable {
                         "at least the reporting threshold (--threshold \(d.effectiveThreshold))")
         }
         try require((tracking.maxAge ?? 1) >= 1, "maximum age (--max-age)", "at least 1 frame")
-        try require(EncoderSettings.codecs.contains(encoder.codec), "codec (--codec)",
+        try require(encoder.codec.map { EncoderSettings.codecs.contains($0) } ?? true, "codec (--codec)",
                     EncoderSettings.codecs.joined(separator: ", "))
         try require((0...51).contains(encoder.crf), "quality (--crf)", "0 to 51")
         try require(EncoderSettings.presets.contains(encoder.preset), "preset (--preset)",
@@ -91,6 +91,7 @@ public struct FaceTrackJob: Sendable {
     public func run(progress: (@Sendable (JobProgress) -> Void)? = nil, stop: StopSignal = StopSignal()) throws
         -> ProcessingSummary {
         try validate()
+        try outputs.checkDistinct(input: input)
         // The input first: its errors come before any model is loaded.
         let demuxer = try Demuxer(path: input)
         let inputs = [input]
@@ -120,6 +121,13 @@ public struct FaceTrackJob: Sendable {
 
         var parts = VideoProcessor.Parts(input: input, demuxer: demuxer, threads: threads)
         parts.video = self.outputs.video.map { (path: $0, settings: encoder) }
+        if let path = self.outputs.video, StillImageWriter.isStillImage(path) {
+            // A photo to .jpg/.png is written as a real still image, upright, not an H.264 stream.
+            guard demuxer.isStillImage else { throw OutputFormatError(path: path) }
+            let drawn = !overlay.kinds.isEmpty || overlay.anonymize != nil
+            outputs.append(try StillImageOutput(path: path, input: input, renderer: drawn ? OverlayRenderer(configuration: overlay) : nil))
+            parts.video = nil
+        }
         parts.detection = DetectionPlan(every: detection.detectEvery, maxFaces: detection.maxFaces)
         let detection = self.detection
         let detectorThreshold = tracking.detectorThreshold(reportingAt: threshold)
@@ -148,9 +156,15 @@ public struct FaceTrackJob: Sendable {
         var frameDone: (@Sendable (Int) -> Void)?
         if let progress { frameDone = { progress(JobProgress(frames: $0, estimatedTotal: total)) } }
         let summary = try processor.run(progress: frameDone)
-        for output in outputs { try output.finish() }
-        if let path = self.outputs.tracksSummary { try TrackSummaryWriter.write(processor.tracking, to: path, inputs: inputs) }
-        try report?.finish(job: self, summary: summary)
+        do {
+            for output in outputs { try output.finish() }
+            if let path = self.outputs.tracksSummary { try TrackSummaryWriter.write(processor.tracking, to: path, inputs: inputs) }
+            try report?.finish(job: self, summary: summary)
+        } catch {
+            // One output failed (a full disk) after others were renamed into place: a failed run leaves none.
+            self.outputs.removeWritten()
+            throw error
+        }
         return summary
     }
 }

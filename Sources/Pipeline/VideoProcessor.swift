@@ -131,6 +131,9 @@ final class VideoProcessor {
         }
         track.endOfInput(frames: reader.frameCount)
         group.wait()
+        // Drains the encoder's queue (audio copies are not counted by the group), so on an error
+        // nothing still holds the muxer and its temporary file goes with it.
+        encode?.queue.sync {}
         if let error = state.firstError { throw error }
         if reader.frameCount == 0 { throw MediaError.noFrames(parts.input) }
         if let encode { try encode.queue.sync { try encode.finish() } }
@@ -149,7 +152,7 @@ final class VideoProcessor {
         summary.shotCuts = planner?.cutCount ?? 0
         summary.seconds = Date().timeIntervalSince(started)
         summary.damagedPackets = decoder.damagedPackets + (encode?.damagedAudioPackets ?? 0)
-        if summary.readError == nil, !state.stopRequested, let ended = demuxer.endedEarly(framesRead: reader.frameCount) {
+        if summary.readError == nil, !state.stopRequested, let ended = demuxer.endedEarly(framesRead: reader.frameCount, lastFrameTime: state.lastTime) {
             summary.readError = ended
         }
         summary.corruptFrames = decoder.corruptFrames

@@ -1,5 +1,6 @@
 import Batch
 import FaceTrack
+import FaceCore
 import Foundation
 
 /// `facetrack batch INPUT... --out DIR`: `process` over many files, concurrently, resumably,
@@ -119,6 +120,9 @@ enum BatchCommand {
             throw BatchError.noInputs(extensions: collector.extensions.sorted())
         }
         let layout = OutputLayout(folder: outFolder, kinds: kinds, inputs: collection.inputs)
+        // Temporary files of batches killed outright (SIGKILL, a lost node) are never renamed.
+        AtomicOutput.removeStalePartials(under: outFolder)
+        AtomicOutput.sweepsStaleFiles.store(false, ordering: .relaxed)
         let inputs = slice?.select(collection.inputs) ?? collection.inputs
         if let slice, !quiet {
             Console.info("shard \(slice): \(inputs.count) of \(collection.inputs.count) inputs")
@@ -161,7 +165,7 @@ enum BatchCommand {
         }
 
         if !quiet { Console.info(summary(records, inputs: inputs, stopped: runner.stopped, wall: wall)) }
-        if runner.stopped { return 130 }
+        if runner.stopped { return Console.interruptStatus }
         return records.contains { $0?.status == .failed } ? 1 : 0
     }
 

@@ -36,6 +36,20 @@ enum MergeResultsCommand {
             try file.finish()
         }
         print(arguments.isSet(json) ? report.json : report.text)
+        // A line that does not parse (a shard killed mid-write) is a record lost: an error.
+        if let first = report.invalidLines.first {
+            Console.error(ResultsLineError(location: first, count: report.invalidLines.count))
+            return 1
+        }
         return report.failed > 0 ? 1 : 0
+    }
+}
+
+/// Results lines that are not records.
+struct ResultsLineError: Error, CustomStringConvertible {
+    let location: String
+    let count: Int
+    var description: String {
+        "\(location): not a results record (truncated or damaged line)" + (count > 1 ? "; \(count) unreadable records in all" : "")
     }
 }

@@ -61,7 +61,7 @@ enum ProcessCommand {
         if summary.interrupted {
             let at = summary.lastTime.map { String(format: " (%.3f s)", $0) } ?? ""
             Console.warn("interrupted: stopped after frame \(max(0, summary.frames - 1))\(at); outputs hold the frames done")
-            return 130
+            return Console.interruptStatus
         }
         return 0
     }

@@ -1,8 +1,9 @@
+import FaceCore
 import FaceTrack
 import Foundation
 
 /// The `facetrack` command: dispatches to a subcommand and maps errors to exit statuses
-/// (0 success, 1 failure, 2 usage error, 130 interrupted).
+/// (0 success, 1 failure, 2 usage error, 130 interrupted, 143 terminated).
 let version = "facetrack 0.1.0"
 
 let usage = """
@@ -68,4 +69,6 @@ do {
     Console.error(error)
     status = 1
 }
+// Whatever still holds an output open, a failed or interrupted run leaves no temporary file.
+if status != 0 { AtomicOutput.discardAll() }
 exit(status)

@@ -33,7 +33,7 @@ final class BadInputTests: XCTestCase {
 
     func testTextFileRenamedMP4() throws {
         let text = folder.file("notes.mp4")
-        try "hello".write(toFile: text, atomically: true, encoding: .utf8)
+        try "hello".write(toFile: text, atomically: false, encoding: .utf8)
         try assertRejected(input: text, mentions: "notes.mp4: not a media file")
     }
 

@@ -28,7 +28,7 @@ final class CheckCommandTests: XCTestCase {
             }
             out.append(fields.joined(separator: ","))
         }
-        try (out.joined(separator: "\n") + "\n").write(toFile: folder.file(truthName), atomically: true, encoding: .utf8)
+        try (out.joined(separator: "\n") + "\n").write(toFile: folder.file(truthName), atomically: false, encoding: .utf8)
     }
 
     private func manifest(_ folder: TemporaryFolder, truths: [(name: String, truth: String)], clip: String = "crossing.mp4") throws -> String {
@@ -40,7 +40,7 @@ final class CheckCommandTests: XCTestCase {
              "thresholds": {"recall": 0.9, "precision": 0.9, "false_positives": 1}}
             """
         }
-        try "{\"clips\": [\(entries.joined(separator: ",\n"))]}".write(toFile: path, atomically: true, encoding: .utf8)
+        try "{\"clips\": [\(entries.joined(separator: ",\n"))]}".write(toFile: path, atomically: false, encoding: .utf8)
         return path
     }
 
@@ -69,7 +69,7 @@ final class CheckCommandTests: XCTestCase {
 
     func testCheckRejectsManifestWithMissingClip() throws {
         let folder = try TemporaryFolder()
-        try "frame,track_id,x,y,width,height,confidence\n0,,,,,,\n".write(toFile: folder.file("t.csv"), atomically: true, encoding: .utf8)
+        try "frame,track_id,x,y,width,height,confidence\n0,,,,,,\n".write(toFile: folder.file("t.csv"), atomically: false, encoding: .utf8)
         let result = try Tools.run(Tools.facetrack, ["check", try manifest(folder, truths: [("c", "t.csv")], clip: "missing.mp4")])
         XCTAssertEqual(result.status, 1)
         XCTAssertTrue(result.stderr.contains("manifest.json:1: clip 1: clip file") && result.stderr.contains("missing.mp4 does not exist"),
@@ -80,7 +80,7 @@ final class CheckCommandTests: XCTestCase {
     func testUnreadableClipFailsItsCase() throws {
         let folder = try TemporaryFolder()
         try Data("not a video".utf8).write(to: URL(fileURLWithPath: folder.file("crossing.mp4")))
-        try "frame,track_id,x,y,width,height,confidence\n0,,,,,,\n".write(toFile: folder.file("t.csv"), atomically: true, encoding: .utf8)
+        try "frame,track_id,x,y,width,height,confidence\n0,,,,,,\n".write(toFile: folder.file("t.csv"), atomically: false, encoding: .utf8)
         let junit = folder.file("report.xml")
         let result = try Tools.run(Tools.facetrack, ["check", try manifest(folder, truths: [("a", "t.csv"), ("b", "t.csv")]), "--junit", junit])
         XCTAssertEqual(result.status, 1, result.stderr)
@@ -91,7 +91,7 @@ final class CheckCommandTests: XCTestCase {
 
     func testCheckRejectsMalformedManifest() throws {
         let folder = try TemporaryFolder()
-        try "{\"clips\": [\n oops\n]}".write(toFile: folder.file("bad.json"), atomically: true, encoding: .utf8)
+        try "{\"clips\": [\n oops\n]}".write(toFile: folder.file("bad.json"), atomically: false, encoding: .utf8)
         let result = try Tools.run(Tools.facetrack, ["check", folder.file("bad.json")])
         XCTAssertEqual(result.status, 1)
         XCTAssertTrue(result.stderr.contains("bad.json:2: malformed JSON"), result.stderr)
@@ -110,7 +110,7 @@ final class CheckCommandTests: XCTestCase {
         XCTAssertEqual(object?["iou_threshold"] as? Double, 0.7)
 
         try "frame,track_id,x,y,width,height,confidence\n0,1,5,5,10,10,0.9\n3,1,5,5,-10,10,0.9\n"
-            .write(toFile: folder.file("p.csv"), atomically: true, encoding: .utf8)
+            .write(toFile: folder.file("p.csv"), atomically: false, encoding: .utf8)
         let bad = try Tools.run(Tools.facetrack, ["eval", "--truth", truth, "--pred", folder.file("p.csv")])
         XCTAssertEqual(bad.status, 1)
         XCTAssertTrue(bad.stderr.contains("p.csv:3: negative box size"), bad.stderr)

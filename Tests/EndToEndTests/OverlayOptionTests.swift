@@ -13,7 +13,7 @@ final class OverlayOptionTests: XCTestCase {
     func testBadOverlayOptionsFailBeforeProcessing() throws {
         let folder = try TemporaryFolder()
         let text = folder.file("heart.png")
-        try "not an image".write(toFile: text, atomically: true, encoding: .utf8)
+        try "not an image".write(toFile: text, atomically: false, encoding: .utf8)
         let cases: [([String], Int32, String)] = [
             (["--eye-sprite", folder.file("missing.png")], 1, "missing.png: no such file"),
             (["--eye-sprite", text], 1, "heart.png: no video frame could be decoded"),

@@ -31,6 +31,7 @@ final class AnalysisStage: FrameStage {
         let before = faces.count
         faces.removeAll { !$0.isValid }
         lane.invalidDetections += before - faces.count
+        try DetectorOutputCheck.check(faces, frame: job.index, detector: detector.name)
         faces.sort { $0.confidence > $1.confidence }
         if let limit = detection.maxFaces, faces.count > limit { faces.removeLast(faces.count - limit) }
         if let analyzer = lane.analyzer {

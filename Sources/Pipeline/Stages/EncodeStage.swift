@@ -27,6 +27,9 @@ final class EncodeStage: FrameStage, @unchecked Sendable {
     /// Audio packets skipped because they were damaged (read after `finish()`).
     private(set) var damagedAudioPackets = 0
     private let framePool = Mutex<[Frame]>([])
+    /// With an odd width or height (4:2:0 encoders take even sizes only), the last column or row
+    /// is cropped: this frame shares the picture's planes with the even size.
+    private let evenView: Frame?
 
     init(path: String, input: String, encoderSettings: EncoderSettings, threads: Int, demuxer: Demuxer, decoder: VideoDecoder,
          state: RunState, next: FrameStage) throws {
@@ -34,12 +37,19 @@ final class EncodeStage: FrameStage, @unchecked Sendable {
         self.next = next
         let output = try AtomicOutput(path: path, inputs: [input])
         muxer = try Muxer(output: output)
+        let encoderSettings = encoderSettings.resolved(forOutput: path)
+        try muxer.checkAccepts(encoder: encoderSettings.codec ?? "libx264")
         let parameters = demuxer.videoStream.pointee.codecpar.pointee
         width = Int(parameters.width)
         height = Int(parameters.height)
         sourceTimeBase = demuxer.videoTimeBase
+        let evenWidth = width & ~1, evenHeight = height & ~1
+        guard evenWidth > 0, evenHeight > 0 else {
+            throw MediaError.failed(path, FFmpegError(-22, "encoding a \(width)x\(height) picture (at least 2x2 is needed)"))
+        }
+        evenView = evenWidth != width || evenHeight != height ? Frame() : nil
         do {
-            encoder = try VideoEncoder(settings: encoderSettings, threads: threads, width: width, height: height, timeBase: sourceTimeBase,
+            encoder = try VideoEncoder(settings: encoderSettings, threads: threads, width: evenWidth, height: evenHeight, timeBase: sourceTimeBase,
                                        frameRate: demuxer.frameRate, colorsFrom: decoder.context,
                                        globalHeader: muxer.wantsGlobalHeader)
             videoStream = try muxer.addVideoStream(encoder: encoder, displayMatrix: demuxer.streamDisplayMatrix)
@@ -85,7 +95,15 @@ final class EncodeStage: FrameStage, @unchecked Sendable {
 
     /// Encodes the job's picture with its source timestamp, kept strictly increasing.
     private func encode(_ job: FrameJob) throws {
-        let frame = job.output ?? job.frame
+        var frame = job.output ?? job.frame
+        if let evenView {
+            let status = av_frame_ref(evenView.pointer, frame.pointer)
+            if status < 0 { throw FFmpegError(status, "cropping an odd-sized frame") }
+            evenView.pointer.pointee.width = encoder.context.pointee.width
+            evenView.pointer.pointee.height = encoder.context.pointee.height
+            frame = evenView
+        }
+        defer { if let evenView { av_frame_unref(evenView.pointer) } }
         var pts = job.pts
         if av_cmp_q(encoder.timeBase, sourceTimeBase) != 0 { pts = av_rescale_q(pts, sourceTimeBase, encoder.timeBase) }
         if pts <= lastPTS { pts = lastPTS + 1 }

@@ -6,7 +6,7 @@ struct EncoderOptions: OptionGroup {
     static let preset = Option.choice("--preset", "P", from: EncoderSettings.presets,
                                       help: "libx264/libx265 speed preset (default medium)")
     static let codec = Option.choice("--codec", "C", from: EncoderSettings.codecs,
-                                     help: "\(EncoderSettings.codecs.joined(separator: ", ")) (default libx264)")
+                                     help: "\(EncoderSettings.codecs.joined(separator: ", ")) (default libx264; libvpx-vp9 for .webm)")
     static let threads = Option<Int>.number("--threads", in: 0...256, help: "worker threads (default: one per core)")
 
     static let options = [crf.spec, preset.spec, codec.spec, threads.spec]
@@ -17,7 +17,7 @@ struct EncoderOptions: OptionGroup {
 
     init(_ arguments: ParsedArguments) throws {
         let defaults = EncoderSettings()
-        settings = EncoderSettings(codec: try arguments.value(Self.codec) ?? defaults.codec,
+        settings = EncoderSettings(codec: try arguments.value(Self.codec),
                                    crf: try arguments.value(Self.crf) ?? defaults.crf,
                                    preset: try arguments.value(Self.preset) ?? defaults.preset)
         threads = try arguments.value(Self.threads)

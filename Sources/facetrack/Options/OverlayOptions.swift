@@ -26,6 +26,9 @@ struct OverlayOptions: OptionGroup {
 
     let configuration: OverlayConfiguration
 
+    /// The longest side an --eye-sprite picture keeps.
+    static let largestSprite = 512
+
     init(_ arguments: ParsedArguments) throws {
         var configuration = OverlayConfiguration()
         if let kinds = try arguments.value(Self.overlay) { configuration.kinds = kinds }
@@ -36,7 +39,14 @@ struct OverlayOptions: OptionGroup {
             if let builtIn = Sprite.builtIn(named: sprite) {
                 configuration.eyeSprite = builtIn
             } else {
-                let image = try ImageLoader.load(path: sprite).image
+                // Errors name the option; a huge picture is scaled down as it loads (a sprite
+                // covers an eye, never more than a few hundred pixels).
+                let image: BGRAImage
+                do {
+                    image = try ImageLoader.load(path: sprite, maxSide: OverlayOptions.largestSprite).image
+                } catch {
+                    throw SpriteFileError(path: sprite, problem: "\(error)")
+                }
                 do {
                     configuration.eyeSprite = try Sprite(image: image)
                 } catch {
@@ -46,4 +56,11 @@ struct OverlayOptions: OptionGroup {
         }
         self.configuration = configuration
     }
+}
+
+/// An --eye-sprite file that cannot be read (exit 1, like any unreadable input), naming the option.
+struct SpriteFileError: Error, CustomStringConvertible {
+    let path: String
+    let problem: String
+    var description: String { "--eye-sprite: " + (problem.hasPrefix(path) ? problem : "\(path): \(problem)") }
 }

@@ -1,0 +1,37 @@
+import FaceCore
+import Foundation
+
+extension JobOutputs {
+    /// The outputs that are set, with the option that names each.
+    var named: [(option: String, path: String)] {
+        [("-o", video), ("--csv", csv), ("--mot", mot), ("--tracks-summary", tracksSummary), ("--landmarks", landmarks), ("--report", report)]
+            .compactMap { option, path in path.map { (option, $0) } }
+    }
+
+    /// Refuses two outputs naming one file, or an output naming the input, compared by resolved
+    /// path and by inode (so links and `..` are seen through); called before any frame is read,
+    /// so a clash never costs a run nor leaves a broken file. "-" (standard output) is not a file.
+    public func checkDistinct(input: String? = nil) throws {
+        // Standard output and devices (`/dev/null` twice is fine) are not files to clash over.
+        let files = named.filter { output in
+            var info = stat()
+            return output.path != "-" && !(stat(output.path, &info) == 0 && info.st_mode & S_IFMT == S_IFCHR)
+        }
+        for (index, first) in files.enumerated() {
+            if let input, AtomicOutput.sameFile(input, first.path) { throw AtomicOutputError.isInput(first.path) }
+            for second in files[(index + 1)...] where AtomicOutput.sameFile(first.path, second.path) {
+                throw AtomicOutputError.sameOutput(second.path, first: first.option, second: second.option)
+            }
+        }
+    }
+
+    /// Deletes the regular files at the output paths (symlinks followed; devices and FIFOs left
+    /// alone): the outputs already renamed into place by a run that then failed.
+    func removeWritten() {
+        for output in named where output.path != "-" {
+            let target = AtomicOutput.followingLinks(output.path)
+            var info = stat()
+            if lstat(target, &info) == 0, info.st_mode & S_IFMT == S_IFREG { unlink(target) }
+        }
+    }
+}
