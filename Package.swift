@@ -48,7 +48,7 @@ let package = Package(
         .target(name: "Rendering", dependencies: ["FaceCore"], swiftSettings: hotLoopSettings),
         // The job (`FaceTrackJob`): Dispatch stages from decoded frame to encoded packet, and the CSV writers.
         .target(name: "Pipeline", dependencies: ["FaceCore", "MediaIO", "Detection", "Tracking", "Scheduling", "Rendering",
-                                                 "Attributes"]),
+                                                 "Attributes", "Identity"]),
         // Scores face tracks against ground truth (detection and CLEAR MOT / IDF1 metrics), check manifests.
         .target(name: "Evaluation", dependencies: ["FaceCore", "Tracking"]),
         // The public library: one import for other Swift programs.
@@ -62,7 +62,8 @@ let package = Package(
         // Depends on every module directly (not only through FaceTrack's re-exports) so that
         // incremental builds recompile it whenever one of them changes.
         .executableTarget(name: "facetrack", dependencies: ["FaceTrack", "FaceCore", "MediaIO", "Detection", "Tracking",
-                                                          "Rendering", "Pipeline", "Evaluation", "Batch", "Attributes"]),
+                                                          "Rendering", "Pipeline", "Evaluation", "Batch", "Attributes",
+                                                          "Identity"]),
 
         // The README's library example: faces in a photo (built and run by scripts/test).
         .executableTarget(name: "detect-photo", dependencies: ["FaceTrack", "FaceCore", "MediaIO", "Detection"],

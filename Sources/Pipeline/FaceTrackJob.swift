@@ -2,6 +2,7 @@ import Attributes
 import Detection
 import FaceCore
 import Foundation
+import Identity
 import MediaIO
 import Rendering
 import Scheduling
@@ -37,6 +38,11 @@ public struct FaceTrackJob: Sendable {
     public var encoder: EncoderSettings
     /// Worker threads for decoding, analysis, rendering and encoding; 0 means one per core.
     public var threads: Int
+    /// Re-identification, known people and selective anonymisation.
+    public var identity = IdentitySettings()
+    /// The `--known` people, read once by the caller (so a bad photo fails before any video and
+    /// batch reads the folder once); nil reads `identity.knownFolder` in `run`.
+    package var knownPeople: KnownPeople?
 
     /// Creates a job with the defaults of `facetrack process`.
     public init(input: String, outputs: JobOutputs = JobOutputs(), detection: DetectionSettings = DetectionSettings(),
@@ -78,6 +84,19 @@ public struct FaceTrackJob: Sendable {
         try require(EncoderSettings.presets.contains(encoder.preset), "preset (--preset)",
                     EncoderSettings.presets.joined(separator: ", "))
         try require(threads >= 0, "threads (--threads)", "0 (one per core) or more")
+        try identity.validate()
+    }
+
+    /// Reads the `--known` folder once (a photo without a face or with several throws a one-line
+    /// `KnownPeopleError` naming it) and checks that `--keep`/`--only` name its people; later
+    /// runs reuse the people read.
+    package mutating func loadKnownPeople() throws {
+        guard let folder = identity.knownFolder, knownPeople == nil else { return }
+        let model = try FaceEmbeddingModel(models: detection.models)
+        let known = try KnownPeopleLoader.load(folder: folder, detection: detection, model: model,
+                                               threshold: identity.knownThreshold)
+        try identity.validateNames(known: known)
+        knownPeople = known
     }
 
     /// True when the face mesh has to run (attributes or landmarks asked for).
@@ -115,6 +134,16 @@ public struct FaceTrackJob: Sendable {
         if let path = self.outputs.mot { outputs.append(try MOTChallengeWriter(path: path, inputs: inputs)) }
         if let path = self.outputs.tracksSummary { _ = try AtomicOutput(path: path, inputs: inputs) }
         if let path = self.outputs.landmarks { outputs.append(try LandmarkCSVWriter(path: path, inputs: inputs)) }
+        let identity = self.identity
+        var identityParts: (settings: IdentitySettings, model: FaceEmbeddingModel, known: KnownPeople?)?
+        if identity.needsEmbeddings || !identity.keep.isEmpty || !identity.only.isEmpty {
+            let model = try FaceEmbeddingModel(models: self.detection.models)
+            let known = try knownPeople ?? identity.knownFolder.map {
+                try KnownPeopleLoader.load(folder: $0, detection: self.detection, model: model, threshold: identity.knownThreshold)
+            }
+            try identity.validateNames(known: known)
+            identityParts = (identity, model, known)
+        }
 
         var parts = VideoProcessor.Parts(input: input, demuxer: demuxer, threads: threads)
         parts.video = self.outputs.video.map { (path: $0, settings: encoder) }
@@ -133,6 +162,7 @@ public struct FaceTrackJob: Sendable {
             parts.analyzerFactory = { try FaceMeshAnalyzer(models: detection.models, selection: attributes) }
         }
         parts.tracker = tracker
+        parts.identity = identityParts
         parts.lookahead = lookahead
         if tracking.smoothing { parts.smoothing = TrackSmoothing(configuration: tracker.configuration) }
         parts.faceProcessor = attributes.isEmpty ? nil : AttributeStabilizer()

@@ -28,6 +28,8 @@ public struct ProcessingSummary: Sendable {
     public var fallbacks = 0
     /// Shot cuts found (adaptive detection): every track ends at one.
     public var shotCuts = 0
+    /// Faces embedded for re-identification and known people (a few per track).
+    public var embeddedFaces = 0
 
     /// Creates an empty summary.
     public init() {}

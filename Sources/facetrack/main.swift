@@ -61,6 +61,9 @@ do {
     Console.error(error)
     FileHandle.standardError.write(Data("facetrack: see 'facetrack \(arguments.first.map { $0.hasPrefix("-") ? "" : $0 + " " } ?? "")--help'\n".utf8))
     status = 2
+} catch let error as InputRefused {
+    Console.error(error)
+    status = 2
 } catch {
     Console.error(error)
     status = 1
