@@ -130,7 +130,9 @@ public struct FaceTrackJob: Sendable {
         // Every output is checked (and opened under a temporary name) before any model loads; an
         // output that is never finished deletes its temporary file.
         var outputs: [FrameOutput] = []
-        if let path = self.outputs.csv { outputs.append(try TrackCSVWriter(path: path, inputs: inputs)) }
+        if let path = self.outputs.csv {
+            outputs.append(try TrackCSVWriter(path: path, inputs: inputs, includesPerson: self.identity.knownFolder != nil))
+        }
         if let path = self.outputs.mot { outputs.append(try MOTChallengeWriter(path: path, inputs: inputs)) }
         if let path = self.outputs.tracksSummary { _ = try AtomicOutput(path: path, inputs: inputs) }
         if let path = self.outputs.landmarks { outputs.append(try LandmarkCSVWriter(path: path, inputs: inputs)) }

@@ -22,7 +22,9 @@ struct OverlayPainter {
         for face in faces { drawMarkers(face.display, on: surface, kinds: kinds) }
         if kinds.contains(.labels) {
             for face in faces where face.display.bounds.isValid {
-                FaceLabel.draw(trackID: face.trackID, confidence: face.display.confidence,
+                // A masked face's name is not drawn: the mask would be pointless.
+                let person = configuration.anonymize != nil && face.masked ? nil : face.person
+                FaceLabel.draw(trackID: face.trackID, confidence: face.display.confidence, person: person,
                                above: boxPixels(face.display.bounds), on: surface)
             }
         }
