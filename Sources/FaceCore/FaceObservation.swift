@@ -85,6 +85,8 @@ public struct TrackedFace: Sendable, Equatable {
     /// The known person (`--known`) this face's track was recognised as; nil for a stranger or
     /// when no one is known.
     package var person: String?
+    /// The distance from the track's embeddings to that person's closest photo.
+    package var personDistance: Float?
     /// Whether anonymisation hides this face: false only for a face `--keep` keeps or `--only`
     /// leaves visible.
     package var masked = true

@@ -109,6 +109,22 @@ public struct FaceTrackJob: Sendable {
     /// done (`summary.interrupted`).
     public func run(progress: (@Sendable (JobProgress) -> Void)? = nil, stop: StopSignal = StopSignal()) throws
         -> ProcessingSummary {
+        try run(progress: progress, stop: stop, extraOutputs: [])
+    }
+
+    /// Where the person of `known` (one person: `facetrack find`'s photo) appears in the input:
+    /// tracks named after them, as time ranges. Reads the input once; writes only `outputs`.
+    package func findAppearances(of known: KnownPeople) throws -> (ranges: [AppearanceRange], summary: ProcessingSummary) {
+        var job = self
+        job.knownPeople = known
+        if job.identity.knownFolder == nil { job.identity.knownFolder = "" }
+        let collector = AppearanceCollector()
+        let summary = try job.run(progress: nil, stop: StopSignal(), extraOutputs: [collector])
+        return (collector.ranges.ranges, summary)
+    }
+
+    private func run(progress: (@Sendable (JobProgress) -> Void)?, stop: StopSignal, extraOutputs: [FrameOutput]) throws
+        -> ProcessingSummary {
         try validate()
         // The input first: its errors come before any model is loaded.
         let demuxer = try Demuxer(path: input)
@@ -170,7 +186,7 @@ public struct FaceTrackJob: Sendable {
         parts.faceProcessor = attributes.isEmpty ? nil : AttributeStabilizer()
         if !overlay.kinds.isEmpty || overlay.anonymize != nil { parts.renderer = OverlayRenderer(configuration: overlay) }
         parts.rendersHidden = overlay.anonymize != nil
-        parts.outputs = outputs
+        parts.outputs = outputs + extraOutputs
         parts.stop = stop
         let processor = try VideoProcessor(parts)
 

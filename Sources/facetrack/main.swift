@@ -17,6 +17,7 @@ COMMANDS:
   check [MANIFEST] [--junit FILE]       run and score the reference clips (samples/manifest.json)
   batch INPUT... --out DIR              process many files or folders: concurrent, resumable, shardable
   merge-results FILE...                 combine the --results files of batch shards into one report
+  find --face PHOTO VIDEO...            time ranges where the person in PHOTO appears (JSON Lines)
 
 OPTIONS:
   --version     print the version
@@ -54,8 +55,10 @@ do {
         status = try BatchCommand.run(Array(arguments.dropFirst()))
     case "merge-results":
         status = try MergeResultsCommand.run(Array(arguments.dropFirst()))
+    case "find":
+        status = try FindCommand.run(Array(arguments.dropFirst()))
     case let other?:
-        throw UsageError("unknown command '\(other)' (commands: process, detect, eval, check, batch, merge-results; see facetrack --help)")
+        throw UsageError("unknown command '\(other)' (commands: process, detect, eval, check, batch, merge-results, find; see facetrack --help)")
     }
 } catch let error as UsageError {
     Console.error(error)

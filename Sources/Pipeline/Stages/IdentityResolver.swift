@@ -102,8 +102,10 @@ final class IdentityResolver {
     /// Fills the person and the mask decision of rows leaving the look-ahead (written or hidden).
     func label(_ rows: inout [TrackedFace]) {
         for i in rows.indices {
-            let person = rows[i].trackSerial == 0 ? nil : people[rows[i].trackSerial]?.name
+            let match = rows[i].trackSerial == 0 ? nil : people[rows[i].trackSerial]
+            let person = match?.name
             rows[i].person = person
+            rows[i].personDistance = match?.distance
             if let keep {
                 // Fail safe: only a face named as a kept person goes unmasked.
                 rows[i].masked = !(person.map(keep.contains) ?? false)
