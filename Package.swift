@@ -53,7 +53,7 @@ let package = Package(
         .target(name: "Report", dependencies: ["FaceCore", "MediaIO"]),
         // The job (`FaceTrackJob`): Dispatch stages from decoded frame to encoded packet, and the CSV writers.
         .target(name: "Pipeline", dependencies: ["FaceCore", "MediaIO", "Detection", "Tracking", "Scheduling", "Rendering",
-                                                 "Attributes", "Report"]),
+                                                 "Attributes", "Report", "Identity"]),
         // Scores face tracks against ground truth (detection and CLEAR MOT / IDF1 metrics), check manifests.
         .target(name: "Evaluation", dependencies: ["FaceCore", "Tracking"]),
         // The public library: one import for other Swift programs.
@@ -67,7 +67,7 @@ let package = Package(
         // Depends on every module directly (not only through FaceTrack's re-exports) so that
         // incremental builds recompile it whenever one of them changes.
         .executableTarget(name: "facetrack", dependencies: ["FaceTrack", "FaceCore", "MediaIO", "Detection", "Tracking",
-                                                          "Rendering", "Pipeline", "Evaluation", "Batch", "Attributes", "Report"]),
+                                                          "Rendering", "Pipeline", "Evaluation", "Batch", "Attributes", "Report", "Identity"]),
 
         // The README's library example: faces in a photo (built and run by scripts/test).
         .executableTarget(name: "detect-photo", dependencies: ["FaceTrack", "FaceCore", "MediaIO", "Detection"],

@@ -82,6 +82,14 @@ public struct TrackedFace: Sendable, Equatable {
     /// The tracker's own number for the track, set from its first frame on (tentative tracks
     /// included); 0 for a face in no track.
     package var trackSerial = 0
+    /// The known person (`--known`) this face's track was recognised as; nil for a stranger or
+    /// when no one is known.
+    package var person: String?
+    /// The distance from the track's embeddings to that person's closest photo.
+    package var personDistance: Float?
+    /// Whether anonymisation hides this face: false only for a face `--keep` keeps or `--only`
+    /// leaves visible.
+    package var masked = true
 
     /// Creates a tracked face; `display` defaults to the observation itself.
     public init(observation: FaceObservation, trackID: Int?, trackFrameCount: Int = 1,

@@ -2,6 +2,7 @@ import Attributes
 import Detection
 import FaceCore
 import Foundation
+import Identity
 import MediaIO
 import Rendering
 import Scheduling
@@ -37,6 +38,11 @@ public struct FaceTrackJob: Sendable {
     public var encoder: EncoderSettings
     /// Worker threads for decoding, analysis, rendering and encoding; 0 means one per core.
     public var threads: Int
+    /// Re-identification, known people and selective anonymisation.
+    public var identity = IdentitySettings()
+    /// The `--known` people, read once by the caller (so a bad photo fails before any video and
+    /// batch reads the folder once); nil reads `identity.knownFolder` in `run`.
+    package var knownPeople: KnownPeople?
 
     /// Creates a job with the defaults of `facetrack process`.
     public init(input: String, outputs: JobOutputs = JobOutputs(), detection: DetectionSettings = DetectionSettings(),
@@ -78,6 +84,19 @@ public struct FaceTrackJob: Sendable {
         try require(EncoderSettings.presets.contains(encoder.preset), "preset (--preset)",
                     EncoderSettings.presets.joined(separator: ", "))
         try require(threads >= 0, "threads (--threads)", "0 (one per core) or more")
+        try identity.validate()
+    }
+
+    /// Reads the `--known` folder once (a photo without a face or with several throws a one-line
+    /// `KnownPeopleError` naming it) and checks that `--keep`/`--only` name its people; later
+    /// runs reuse the people read.
+    package mutating func loadKnownPeople() throws {
+        guard let folder = identity.knownFolder, knownPeople == nil else { return }
+        let model = try FaceEmbeddingModel(models: detection.models)
+        let known = try KnownPeopleLoader.load(folder: folder, detection: detection, model: model,
+                                               threshold: identity.knownThreshold)
+        try identity.validateNames(known: known)
+        knownPeople = known
     }
 
     /// True when the face mesh has to run (attributes or landmarks asked for).
@@ -89,6 +108,22 @@ public struct FaceTrackJob: Sendable {
     /// after each finished frame; `stop` ends the run early with complete outputs of the frames
     /// done (`summary.interrupted`).
     public func run(progress: (@Sendable (JobProgress) -> Void)? = nil, stop: StopSignal = StopSignal()) throws
+        -> ProcessingSummary {
+        try run(progress: progress, stop: stop, extraOutputs: [])
+    }
+
+    /// Where the person of `known` (one person: `facetrack find`'s photo) appears in the input:
+    /// tracks named after them, as time ranges. Reads the input once; writes only `outputs`.
+    package func findAppearances(of known: KnownPeople) throws -> (ranges: [AppearanceRange], summary: ProcessingSummary) {
+        var job = self
+        job.knownPeople = known
+        if job.identity.knownFolder == nil { job.identity.knownFolder = "" }
+        let collector = AppearanceCollector()
+        let summary = try job.run(progress: nil, stop: StopSignal(), extraOutputs: [collector])
+        return (collector.ranges.ranges, summary)
+    }
+
+    private func run(progress: (@Sendable (JobProgress) -> Void)?, stop: StopSignal, extraOutputs: [FrameOutput]) throws
         -> ProcessingSummary {
         try validate()
         try outputs.checkDistinct(input: input)
@@ -112,12 +147,24 @@ public struct FaceTrackJob: Sendable {
         // Every output is checked (and opened under a temporary name) before any model loads; an
         // output that is never finished deletes its temporary file.
         var outputs: [FrameOutput] = []
-        if let path = self.outputs.csv { outputs.append(try TrackCSVWriter(path: path, inputs: inputs)) }
+        if let path = self.outputs.csv {
+            outputs.append(try TrackCSVWriter(path: path, inputs: inputs, includesPerson: self.identity.knownFolder != nil))
+        }
         if let path = self.outputs.mot { outputs.append(try MOTChallengeWriter(path: path, inputs: inputs)) }
         if let path = self.outputs.tracksSummary { _ = try AtomicOutput(path: path, inputs: inputs) }
         if let path = self.outputs.landmarks { outputs.append(try LandmarkCSVWriter(path: path, inputs: inputs)) }
         let report = try self.outputs.report.map { try JobReport(path: $0, inputs: inputs) }
         if let report { outputs.append(report.collector) }
+        let identity = self.identity
+        var identityParts: (settings: IdentitySettings, model: FaceEmbeddingModel, known: KnownPeople?)?
+        if identity.needsEmbeddings || !identity.keep.isEmpty || !identity.only.isEmpty {
+            let model = try FaceEmbeddingModel(models: self.detection.models)
+            let known = try knownPeople ?? identity.knownFolder.map {
+                try KnownPeopleLoader.load(folder: $0, detection: self.detection, model: model, threshold: identity.knownThreshold)
+            }
+            try identity.validateNames(known: known)
+            identityParts = (identity, model, known)
+        }
 
         var parts = VideoProcessor.Parts(input: input, demuxer: demuxer, threads: threads)
         parts.video = self.outputs.video.map { (path: $0, settings: encoder) }
@@ -143,12 +190,13 @@ public struct FaceTrackJob: Sendable {
             parts.analyzerFactory = { try FaceMeshAnalyzer(models: detection.models, selection: attributes) }
         }
         parts.tracker = tracker
+        parts.identity = identityParts
         parts.lookahead = lookahead
         if tracking.smoothing { parts.smoothing = TrackSmoothing(configuration: tracker.configuration) }
         parts.faceProcessor = attributes.isEmpty ? nil : AttributeStabilizer()
         if !overlay.kinds.isEmpty || overlay.anonymize != nil { parts.renderer = OverlayRenderer(configuration: overlay) }
         parts.rendersHidden = overlay.anonymize != nil
-        parts.outputs = outputs
+        parts.outputs = outputs + extraOutputs
         parts.stop = stop
         let processor = try VideoProcessor(parts)
 

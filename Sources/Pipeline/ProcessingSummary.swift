@@ -32,6 +32,8 @@ public struct ProcessingSummary: Sendable {
     public var shotCuts = 0
     /// CPU time by stage and peak memory (video runs).
     public var statistics: RunStatistics?
+    /// Faces embedded for re-identification and known people (a few per track).
+    public var embeddedFaces = 0
 
     /// Creates an empty summary.
     public init() {}

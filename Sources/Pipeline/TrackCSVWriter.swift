@@ -7,6 +7,8 @@ import Foundation
 /// right_eye_y,mouth_x,mouth_y,has_smile,left_eye_closed,right_eye_closed,roll,yaw,source`, with a
 /// leading `image` column for still images. Coordinates are pixels in the upright frame (2 decimals),
 /// `time` is seconds (6 decimals), booleans are 1/0, and a value that is not available is empty.
+/// With known people (`--known`) a last column, `person`, holds the name a face was recognised
+/// as (empty for a stranger).
 /// The file is written under a temporary name and renamed by `finish()`.
 public final class TrackCSVWriter {
     /// The columns after the optional `image` column, in order.
@@ -16,12 +18,16 @@ public final class TrackCSVWriter {
 
     private let file: BufferedTextFile
     private let includesImage: Bool
+    private let includesPerson: Bool
 
-    /// Opens `path` (or standard output when `path` is "-") and writes the header.
-    public init(path: String, inputs: [String] = [], includesImage: Bool = false) throws {
+    /// Opens `path` (or standard output when `path` is "-") and writes the header; `includesPerson`
+    /// adds the `person` column at the end.
+    public init(path: String, inputs: [String] = [], includesImage: Bool = false, includesPerson: Bool = false) throws {
         self.includesImage = includesImage
+        self.includesPerson = includesPerson
         file = try BufferedTextFile(path: path, inputs: inputs)
-        file.buffer += ((includesImage ? ["image"] : []) + Self.columns).joined(separator: ",") + "\n"
+        file.buffer += ((includesImage ? ["image"] : []) + Self.columns + (includesPerson ? ["person"] : []))
+            .joined(separator: ",") + "\n"
     }
 
     /// Appends the rows of one frame (or one image, whose path fills the `image` column).
@@ -35,7 +41,9 @@ public final class TrackCSVWriter {
             file.buffer += Self.point(o.leftEye) + "," + Self.point(o.rightEye) + "," + Self.point(o.mouth) + ","
             file.buffer += Self.flag(o.hasSmile) + "," + Self.flag(o.leftEyeClosed) + "," + Self.flag(o.rightEyeClosed) + ","
             file.buffer += (o.roll.map { Self.fixed($0, 2) } ?? "") + "," + (o.yaw.map { Self.fixed($0, 2) } ?? "")
-            file.buffer += "," + face.source.rawValue + "\n"
+            file.buffer += "," + face.source.rawValue
+            if includesPerson { file.buffer += "," + Self.quoted(face.person ?? "") }
+            file.buffer += "\n"
         }
         try file.flushIfFull()
     }

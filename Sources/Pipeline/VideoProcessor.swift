@@ -2,6 +2,7 @@ internal import CFFmpeg
 import Dispatch
 import FaceCore
 import Foundation
+import Identity
 import MediaIO
 import Scheduling
 import Tracking
@@ -31,6 +32,8 @@ final class VideoProcessor {
         /// Makes one analyzer per lane (the face mesh for attributes); `nil` skips analysis.
         var analyzerFactory: (() throws -> FaceAnalyzer?)?
         var tracker: Tracker?
+        /// Re-identification, known people and --keep/--only (`IdentityResolver`); nil for none.
+        var identity: (settings: IdentitySettings, model: FaceEmbeddingModel, known: KnownPeople?)?
         /// Frames the tracking stage holds before writing one (`LookaheadBuffer`).
         var lookahead = 1
         /// Smoothing of the written rows for drawing; `nil` draws the measured boxes.
@@ -110,9 +113,10 @@ final class VideoProcessor {
             RenderStage(lanes: lanes, renderer: parts.renderer, drawsHidden: parts.rendersHidden, encoder: $0, pool: pool,
                         state: state)
         } ?? finish
+        let resolver = try parts.identity.map { try IdentityResolver(settings: $0.settings, model: $0.model, known: $0.known, pool: pool) }
         let track = TrackingStage(tracker: parts.tracker, faceProcessor: parts.faceProcessor, outputs: parts.outputs,
                                   lookahead: parts.lookahead, smoothing: parts.smoothing, board: board, backfill: backfill,
-                                  state: state, next: render)
+                                  identity: resolver, state: state, next: render)
         let analyse = AnalysisStage(lanes: lanes, detection: parts.detection, pool: pool, state: state, next: track)
 
         var reader = FrameReader(demuxer: demuxer, decoder: decoder)
@@ -144,6 +148,16 @@ final class VideoProcessor {
         tracking = TrackingSummary(confirmedTrackCount: parts.tracker?.confirmedTrackCount ?? 0,
                                    longestTrackFrameCount: written.longestTrackFrameCount,
                                    droppedDetectionCount: parts.tracker?.droppedDetectionCount ?? 0, tracks: written.summaries)
+        if let resolver {
+            for i in tracking.tracks.indices {
+                guard let person = resolver.personOfIdentity[tracking.tracks[i].id] else { continue }
+                tracking.tracks[i].person = person.name
+                tracking.tracks[i].personDistance = Double(person.distance)
+            }
+            // Tracks that continued an earlier one share its ID: count the IDs.
+            tracking.confirmedTrackCount = tracking.tracks.count
+            summary.embeddedFaces = resolver.embeddingCount
+        }
         summary.tracks = tracking.confirmedTrackCount
         summary.longestTrack = tracking.longestTrackFrameCount
         let passes = analyse.counts.withLock { $0 }

@@ -1,5 +1,5 @@
-/// A 5 x 7 pixel font built into the program for labels: digits, `#`, `.`, `-`, `?`, space and a
-/// few capitals. Each glyph is seven rows of five bits, the leftmost pixel in bit 4.
+/// A 5 x 7 pixel font built into the program for labels: digits, `#`, `.`, `-`, `?`, `_`, space and
+/// the capitals (small letters draw as capitals, for known people's names). Each glyph is seven rows of five bits, the leftmost pixel in bit 4.
 enum BitmapFont {
     /// Glyph width in font pixels.
     static let glyphWidth = 5
@@ -9,7 +9,7 @@ enum BitmapFont {
     static let advance = 6
 
     /// The characters the font has, in the order of `bitRows`.
-    static let characters: [UInt8] = Array("0123456789#.-? ADIPS".utf8)
+    static let characters: [UInt8] = Array("0123456789#.-? ADIPSBCEFGHJKLMNOQRTUVWXYZ_".utf8)
 
     /// Seven rows per character of `characters`.
     static let bitRows: [UInt8] = [
@@ -33,10 +33,33 @@ enum BitmapFont {
         0b01110, 0b00100, 0b00100, 0b00100, 0b00100, 0b00100, 0b01110, // I
         0b11110, 0b10001, 0b10001, 0b11110, 0b10000, 0b10000, 0b10000, // P
         0b01111, 0b10000, 0b10000, 0b01110, 0b00001, 0b00001, 0b11110, // S
+        0b11110, 0b10001, 0b10001, 0b11110, 0b10001, 0b10001, 0b11110, // B
+        0b01110, 0b10001, 0b10000, 0b10000, 0b10000, 0b10001, 0b01110, // C
+        0b11111, 0b10000, 0b10000, 0b11110, 0b10000, 0b10000, 0b11111, // E
+        0b11111, 0b10000, 0b10000, 0b11110, 0b10000, 0b10000, 0b10000, // F
+        0b01110, 0b10001, 0b10000, 0b10111, 0b10001, 0b10001, 0b01111, // G
+        0b10001, 0b10001, 0b10001, 0b11111, 0b10001, 0b10001, 0b10001, // H
+        0b00111, 0b00010, 0b00010, 0b00010, 0b00010, 0b10010, 0b01100, // J
+        0b10001, 0b10010, 0b10100, 0b11000, 0b10100, 0b10010, 0b10001, // K
+        0b10000, 0b10000, 0b10000, 0b10000, 0b10000, 0b10000, 0b11111, // L
+        0b10001, 0b11011, 0b10101, 0b10101, 0b10001, 0b10001, 0b10001, // M
+        0b10001, 0b10001, 0b11001, 0b10101, 0b10011, 0b10001, 0b10001, // N
+        0b01110, 0b10001, 0b10001, 0b10001, 0b10001, 0b10001, 0b01110, // O
+        0b01110, 0b10001, 0b10001, 0b10001, 0b10101, 0b10010, 0b01101, // Q
+        0b11110, 0b10001, 0b10001, 0b11110, 0b10100, 0b10010, 0b10001, // R
+        0b11111, 0b00100, 0b00100, 0b00100, 0b00100, 0b00100, 0b00100, // T
+        0b10001, 0b10001, 0b10001, 0b10001, 0b10001, 0b10001, 0b01110, // U
+        0b10001, 0b10001, 0b10001, 0b10001, 0b10001, 0b01010, 0b00100, // V
+        0b10001, 0b10001, 0b10001, 0b10101, 0b10101, 0b10101, 0b01010, // W
+        0b10001, 0b10001, 0b01010, 0b00100, 0b01010, 0b10001, 0b10001, // X
+        0b10001, 0b10001, 0b01010, 0b00100, 0b00100, 0b00100, 0b00100, // Y
+        0b11111, 0b00001, 0b00010, 0b00100, 0b01000, 0b10000, 0b11111, // Z
+        0b00000, 0b00000, 0b00000, 0b00000, 0b00000, 0b00000, 0b11111, // _
     ]
 
     /// Row `row` (0 at the top) of the glyph for ASCII `character`; unknown characters draw as `?`.
     static func bits(of character: UInt8, row: Int) -> UInt8 {
+        let character = (UInt8(ascii: "a")...UInt8(ascii: "z")).contains(character) ? character - 32 : character
         let index = characters.firstIndex(of: character) ?? characters.firstIndex(of: UInt8(ascii: "?")) ?? 0
         return bitRows[index * glyphHeight + row]
     }

@@ -1,8 +1,12 @@
 /// The text above a face box: `#<track ID> <confidence>` such as `#3 0.92`, or only the confidence
-/// before the track is confirmed. Drawn white on a dark plate in the built-in bitmap font.
+/// before the track is confirmed; with a known person's name, `#3 ALICE 0.92` (names in capitals,
+/// letters outside the font as `?`, cut to fit). Drawn white on a dark plate in the built-in bitmap font.
 enum FaceLabel {
-    /// Longest label: `#`, a 64-bit number with sign, a space and `0.00`.
-    static let capacity = 32
+    /// Longest label: `#`, a 64-bit number with sign, a space, a name of up to 24 characters, a
+    /// space and `0.00`.
+    static let capacity = 56
+    /// Characters of a name drawn at most.
+    static let nameLength = 24
     /// Plate colour behind the text.
     static let plateColor = RenderColor(r: 16, g: 16, b: 16)
     /// Text colour.
@@ -12,7 +16,8 @@ enum FaceLabel {
     static func scale(width: Int, height: Int) -> Int { max(1, (min(width, height) + 180) / 360) }
 
     /// Writes the label's ASCII text into `buffer` and returns its length.
-    static func format(trackID: Int?, confidence: Double, into buffer: UnsafeMutableBufferPointer<UInt8>) -> Int {
+    static func format(trackID: Int?, confidence: Double, person: String? = nil,
+                       into buffer: UnsafeMutableBufferPointer<UInt8>) -> Int {
         var n = 0
         func put(_ c: UInt8) { if n < buffer.count { buffer[n] = c; n += 1 } }
         func putDigits(_ value: UInt) {
@@ -24,6 +29,10 @@ enum FaceLabel {
             put(UInt8(ascii: "#"))
             if id < 0 { put(UInt8(ascii: "-")) }
             putDigits(id.magnitude)
+            put(UInt8(ascii: " "))
+        }
+        if let person, !person.isEmpty {
+            for scalar in person.unicodeScalars.prefix(nameLength) { put(scalar.isASCII ? UInt8(scalar.value) : UInt8(ascii: "?")) }
             put(UInt8(ascii: " "))
         }
         if confidence.isFinite {
@@ -40,11 +49,11 @@ enum FaceLabel {
 
     /// Draws the label for a face whose box is `box`: on top of the box, left-aligned with it and
     /// moved sideways into the frame when it fits; inside the box's top when there is no room above.
-    static func draw<Surface: OverlaySurface>(trackID: Int?, confidence: Double, above box: PixelRect,
-                                              on canvas: Surface) {
+    static func draw<Surface: OverlaySurface>(trackID: Int?, confidence: Double, person: String? = nil,
+                                              above box: PixelRect, on canvas: Surface) {
         let scale = FaceLabel.scale(width: canvas.width, height: canvas.height)
         withUnsafeTemporaryAllocation(of: UInt8.self, capacity: capacity) { buffer in
-            let count = format(trackID: trackID, confidence: confidence, into: buffer)
+            let count = format(trackID: trackID, confidence: confidence, person: person, into: buffer)
             let plateWidth = (BitmapFont.textWidth(count: count) + 2) * scale
             let plateHeight = (BitmapFont.glyphHeight + 2) * scale
             var left = box.x0

@@ -14,15 +14,17 @@ struct OverlayPainter {
             let anonymizer = Anonymizer(mode: mode,
                                         maskScale: scale.isFinite && scale > 0 ? scale : OverlayConfiguration.defaultMaskScale,
                                         fillColor: configuration.fillColor)
-            for face in faces { anonymizer.apply(to: face.display.bounds, on: surface) }
-            for face in hidden { anonymizer.apply(to: face.display.bounds, on: surface) }
+            for face in faces where face.masked { anonymizer.apply(to: face.display.bounds, on: surface) }
+            for face in hidden where face.masked { anonymizer.apply(to: face.display.bounds, on: surface) }
         }
         let kinds = configuration.kinds
         guard !kinds.isEmpty else { return }
         for face in faces { drawMarkers(face.display, on: surface, kinds: kinds) }
         if kinds.contains(.labels) {
             for face in faces where face.display.bounds.isValid {
-                FaceLabel.draw(trackID: face.trackID, confidence: face.display.confidence,
+                // A masked face's name is not drawn: the mask would be pointless.
+                let person = configuration.anonymize != nil && face.masked ? nil : face.person
+                FaceLabel.draw(trackID: face.trackID, confidence: face.display.confidence, person: person,
                                above: boxPixels(face.display.bounds), on: surface)
             }
         }

@@ -43,14 +43,25 @@ package struct TrackStatistics {
         if frame % 256 == 0 { tracks = tracks.filter { $0.value.id != nil || frame - $0.value.lastFrame < 256 } }
     }
 
-    /// One summary per track, by ID.
+    /// One summary per track ID, by ID. Several tracks carrying one ID (re-identification
+    /// continued an earlier track) are summed into one.
     package var summaries: [TrackSummary] {
-        tracks.values.compactMap { t in
-            guard let id = t.id else { return nil }
-            return TrackSummary(id: id, firstFrame: t.firstFrame, lastFrame: t.lastFrame, firstTime: t.firstTime,
-                                lastTime: t.lastTime.isFinite ? t.lastTime : 0, frameCount: t.frames,
-                                detectedFrameCount: t.detected,
-                                meanConfidence: t.detected > 0 ? t.confidenceSum / Double(t.detected) : 0)
+        var byID: [Int: Running] = [:]
+        for t in tracks.values {
+            guard let id = t.id else { continue }
+            guard var sum = byID[id] else { byID[id] = t; continue }
+            if t.firstFrame < sum.firstFrame { (sum.firstFrame, sum.firstTime) = (t.firstFrame, t.firstTime) }
+            if t.lastFrame > sum.lastFrame { (sum.lastFrame, sum.lastTime) = (t.lastFrame, t.lastTime) }
+            sum.frames += t.frames
+            sum.detected += t.detected
+            sum.confidenceSum += t.confidenceSum
+            byID[id] = sum
+        }
+        return byID.map { id, t in
+            TrackSummary(id: id, firstFrame: t.firstFrame, lastFrame: t.lastFrame, firstTime: t.firstTime,
+                         lastTime: t.lastTime.isFinite ? t.lastTime : 0, frameCount: t.frames,
+                         detectedFrameCount: t.detected,
+                         meanConfidence: t.detected > 0 ? t.confidenceSum / Double(t.detected) : 0)
         }.sorted { $0.id < $1.id }
     }
 }

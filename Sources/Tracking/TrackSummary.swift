@@ -16,6 +16,11 @@ public struct TrackSummary: Sendable, Equatable, Codable {
     public var detectedFrameCount: Int
     /// Mean detector confidence over the detected frames.
     public var meanConfidence: Double
+    /// The known person (`--known`) the track was recognised as; absent for a stranger or
+    /// without `--known`.
+    public var person: String?
+    /// The distance from the track's embeddings to that person's closest photo (lower is surer).
+    public var personDistance: Double?
 
     /// Creates a summary.
     public init(id: Int, firstFrame: Int, lastFrame: Int, firstTime: Double, lastTime: Double, frameCount: Int,

@@ -1,11 +1,13 @@
 import FaceTrack
 import Foundation
+import Identity
+import Pipeline
 
 /// `facetrack detect IMAGE... [--csv FILE]`: faces in still images, as CSV rows with an `image` column.
 enum DetectCommand {
     static let csv = Option.text("--csv", "FILE", help: "write the CSV to FILE instead of standard output")
     static let options = [csv.spec] + DetectorOptions.options + AttributeOptions.options
-        + [OutputOptions.landmarks.spec, CommonFlags.help.spec]
+        + [OutputOptions.landmarks.spec, IdentityOptions.known.spec, CommonFlags.help.spec]
 
     static var help: String {
         """
@@ -23,6 +25,7 @@ enum DetectCommand {
           facetrack detect photo.jpg
           facetrack detect shots/*.png --csv faces.csv --min-face-size 40
           facetrack detect portrait.jpg --attributes smile,blink
+          facetrack detect team.jpg --known people/   (adds a person column)
         """
     }
 
@@ -40,7 +43,19 @@ enum DetectCommand {
         let analyzer = attributes.isEmpty && landmarksPath == nil
             ? nil : try FaceMeshAnalyzer(models: detection.models, selection: attributes)
         let stabilizer = attributes.isEmpty ? nil : AttributeStabilizer()
-        let writer = try TrackCSVWriter(path: try arguments.value(csv) ?? "-", inputs: images, includesImage: true)
+        // Known people: each face named on its own (one picture, so KnownPeople's 0.5 for single pictures).
+        var naming: (known: KnownPeople, embedder: FaceEmbedder)?
+        if let folder = try arguments.value(IdentityOptions.known) {
+            let model = try FaceEmbeddingModel(models: detection.models)
+            do {
+                naming = (try KnownPeopleLoader.load(folder: folder, detection: detection, model: model, threshold: 0.5),
+                          try FaceEmbedder(model: model))
+            } catch let error as KnownPeopleError {
+                throw InputRefused(description: error.description)
+            }
+        }
+        let writer = try TrackCSVWriter(path: try arguments.value(csv) ?? "-", inputs: images, includesImage: true,
+                                        includesPerson: naming != nil)
         let landmarks = try landmarksPath.map { try LandmarkCSVWriter(path: $0, inputs: images, includesImage: true) }
         var failures = 0
         for path in images {
@@ -54,6 +69,12 @@ enum DetectCommand {
                 // Untracked faces: the stabilizer decides each from its own scores.
                 var tracked = faces.map { TrackedFace(observation: $0, trackID: nil) }
                 stabilizer?.process(&tracked, frame: 0)
+                if let naming {
+                    for i in tracked.indices {
+                        tracked[i].person = naming.embedder.embedding(of: tracked[i].observation, in: image)
+                            .flatMap { naming.known.match($0)?.name }
+                    }
+                }
                 try writer.write(frame: 0, time: 0, faces: tracked, image: path)
                 try landmarks?.write(frame: 0, faces: tracked, image: path)
             } catch {

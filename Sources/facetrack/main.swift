@@ -19,6 +19,7 @@ COMMANDS:
   batch INPUT... --out DIR              process many files or folders: concurrent, resumable, shardable
   merge-results FILE...                 combine the --results files of batch shards into one report
   report TRACKS.csv -o REPORT.html      a self-contained HTML page: timeline, thumbnails, plots
+  find --face PHOTO VIDEO...            time ranges where the person in PHOTO appears (JSON Lines)
 
 OPTIONS:
   --version     print the version
@@ -58,12 +59,17 @@ do {
         status = try MergeResultsCommand.run(Array(arguments.dropFirst()))
     case "report":
         status = try ReportCommand.run(Array(arguments.dropFirst()))
+    case "find":
+        status = try FindCommand.run(Array(arguments.dropFirst()))
     case let other?:
-        throw UsageError("unknown command '\(other)' (commands: process, detect, eval, check, batch, merge-results, report; see facetrack --help)")
+        throw UsageError("unknown command '\(other)' (commands: process, detect, eval, check, batch, merge-results, report, find; see facetrack --help)")
     }
 } catch let error as UsageError {
     Console.error(error)
     FileHandle.standardError.write(Data("facetrack: see 'facetrack \(arguments.first.map { $0.hasPrefix("-") ? "" : $0 + " " } ?? "")--help'\n".utf8))
+    status = 2
+} catch let error as InputRefused {
+    Console.error(error)
     status = 2
 } catch {
     Console.error(error)

@@ -54,6 +54,8 @@ final class TrackingStage: FrameStage {
         let outputs: [FrameOutput]
         var buffer: LookaheadBuffer<FrameJob>
         var smoothing: TrackSmoothing?
+        /// Re-identification, known people and --keep/--only; nil when none is asked for.
+        var identity: IdentityResolver?
         var accepted = 0
         var expected: Int?
 
@@ -76,9 +78,11 @@ final class TrackingStage: FrameStage {
     /// `smoothing` fills the drawn copy of each written row; `board` receives the tracker's
     /// forecasts (adaptive detection).
     init(tracker: Tracker?, faceProcessor: TrackedFaceProcessor?, outputs: [FrameOutput], lookahead: Int,
-         smoothing: TrackSmoothing?, board: ForecastBoard?, backfill: Backfill?, state: RunState, next: FrameStage) {
+         smoothing: TrackSmoothing?, board: ForecastBoard?, backfill: Backfill?, identity: IdentityResolver? = nil,
+         state: RunState, next: FrameStage) {
         serial = Serial(tracker: tracker, faceProcessor: faceProcessor, outputs: outputs, lookahead: lookahead,
                         smoothing: smoothing)
+        serial.identity = identity
         self.board = board
         self.backfill = backfill
         self.state = state
@@ -108,7 +112,10 @@ final class TrackingStage: FrameStage {
 
     private func flushIfComplete() {
         guard let expected = serial.expected, serial.accepted == expected else { return }
-        for (track, id) in serial.tracker?.confirmAtEnd() ?? [] { serial.buffer.assign(id: id, to: track) }
+        for (track, id) in serial.tracker?.confirmAtEnd() ?? [] {
+            let published = serial.identity?.identity(of: track, trackerID: id, time: serial.identity?.lastTime ?? 0) ?? id
+            serial.buffer.assign(id: published, to: track)
+        }
         state.clock.time(.track) { for out in serial.buffer.flush() { write(out) } }
         serial.expected = nil
     }
@@ -118,9 +125,20 @@ final class TrackingStage: FrameStage {
         guard let tracker = serial.tracker else {
             return (job.detections ?? []).map { TrackedFace(observation: $0, trackID: nil) }
         }
-        guard let plan = job.plan else { return tracker.update(frame: job.index, time: job.time, detections: job.detections) }
-        if plan.isCut { tracker.endAllTracks() }
-        return tracker.update(frame: job.index, time: job.time, detections: job.detections, coverage: plan.covers)
+        var rows: [TrackedFace]
+        if let plan = job.plan {
+            if plan.isCut {
+                tracker.endAllTracks()
+                serial.identity?.cut()
+            }
+            rows = tracker.update(frame: job.index, time: job.time, detections: job.detections, coverage: plan.covers)
+        } else {
+            rows = tracker.update(frame: job.index, time: job.time, detections: job.detections)
+        }
+        if let identity = serial.identity {
+            state.attempt { try identity.resolve(&rows, job: job, live: Set(tracker.forecast(steps: 0).map(\.serial))) }
+        }
+        return rows
     }
 
     /// Extends each track confirmed on this frame back over the held frames before its first detection.
@@ -138,6 +156,10 @@ final class TrackingStage: FrameStage {
         let job = out.payload
         job.faces = serial.tracker == nil ? out.faces + out.hidden : out.faces
         job.hidden = serial.tracker == nil ? [] : out.hidden
+        if let identity = serial.identity {
+            identity.label(&job.faces)
+            identity.label(&job.hidden)
+        }
         state.attempt {
             serial.smoothing?.smooth(&job.faces, frame: job.index, time: job.time)
             serial.faceProcessor?.process(&job.faces, frame: job.index)

@@ -1,4 +1,5 @@
 import FaceTrack
+import Identity
 
 /// Every option that shapes a `FaceTrackJob` except its input and output names: what `process`
 /// and `batch` share. Parsed once into a job template.
@@ -8,6 +9,7 @@ struct JobOptions {
         ("DETECTION", DetectorOptions.options),
         ("ATTRIBUTES", AttributeOptions.options),
         ("TRACKING", TrackingOptions.options),
+        ("IDENTITY", IdentityOptions.options),
         ("OVERLAYS", OverlayOptions.options),
         ("ENCODING", EncoderOptions.options),
     ]
@@ -23,7 +25,7 @@ struct JobOptions {
     }
 
     /// The job with every setting but the input and outputs.
-    let template: FaceTrackJob
+    private(set) var template: FaceTrackJob
     /// Whether `--threads` was given.
     let threadsGiven: Bool
 
@@ -36,11 +38,20 @@ struct JobOptions {
                                 overlay: try OverlayOptions(arguments).configuration,
                                 attributes: try AttributeOptions(arguments).selection,
                                 encoder: encoder.settings, threads: encoder.threads ?? 0)
+        template.identity = try IdentityOptions(arguments).settings
         threadsGiven = encoder.threads != nil
         do {
             try template.validate()
         } catch {
             throw UsageError(error.description)
+        }
+        // The known people's photos, before any video is read: a bad photo is bad input (exit 2).
+        do {
+            try template.loadKnownPeople()
+        } catch let error as JobSettingsError {
+            throw UsageError(error.description)
+        } catch let error as KnownPeopleError {
+            throw InputRefused(description: error.description)
         }
     }
 

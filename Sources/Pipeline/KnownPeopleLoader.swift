@@ -1,0 +1,43 @@
+import Detection
+import FaceCore
+import Identity
+import MediaIO
+
+/// Reads a `--known` folder with the job's detector: each photo decoded upright, its faces found
+/// as `detect` finds them in a still, the one face embedded. Done once, before any video is read.
+package enum KnownPeopleLoader {
+    /// The people of `folder`; a photo without a face or with several throws `KnownPeopleError`.
+    package static func load(folder: String, detection: DetectionSettings, model: FaceEmbeddingModel,
+                             threshold: Double) throws -> KnownPeople {
+        guard let detector = try detection.makeDetector(threshold: detection.effectiveThreshold) else {
+            throw KnownPeopleError.unreadableFolder(path: folder, reason: "--known needs a face detector")
+        }
+        let still = StillImageDetection(detector: detector, kind: detection.detector)
+        let embedder = try FaceEmbedder(model: model)
+        return try KnownPeople.load(folder: folder, embedder: embedder, threshold: Float(threshold),
+                                    loadImage: { try ImageLoader.load(path: $0).image },
+                                    detect: { image in try still.faces(in: image).filter(\.isValid) })
+    }
+
+    /// One person from one photo (`facetrack find --face`), named `name`; a photo without a face
+    /// or with several throws `KnownPeopleError`.
+    package static func load(photo path: String, name: String, detection: DetectionSettings, model: FaceEmbeddingModel,
+                             threshold: Double) throws -> KnownPeople {
+        guard let detector = try detection.makeDetector(threshold: detection.effectiveThreshold) else {
+            throw KnownPeopleError.noFace(path: path)
+        }
+        let still = StillImageDetection(detector: detector, kind: detection.detector)
+        let image: BGRAImage
+        do {
+            image = try ImageLoader.load(path: path).image
+        } catch {
+            throw KnownPeopleError.unreadablePhoto(path: path, reason: "\(error)")
+        }
+        let faces = try still.faces(in: image).filter(\.isValid)
+        guard faces.count <= 1 else { throw KnownPeopleError.severalFaces(path: path, count: faces.count) }
+        guard let face = faces.first, let embedding = try FaceEmbedder(model: model).embedding(of: face, in: image) else {
+            throw KnownPeopleError.noFace(path: path)
+        }
+        return KnownPeople(people: [KnownPeople.Person(name: name, embeddings: [embedding])], threshold: Float(threshold))
+    }
+}

@@ -1,0 +1,101 @@
+import FaceTrack
+import Foundation
+import Identity
+import Pipeline
+
+/// `facetrack find --face PHOTO VIDEO...`: where one person appears in each video, from the same
+/// face embeddings as re-identification: tracks whose gallery lies within the match threshold of
+/// the photo, merged into time ranges (gaps up to one second bridged).
+///
+/// Output: one JSON line per video on standard output (or `-o FILE`), the machine-readable part;
+/// a readable table on standard error (not with `--quiet`), so piping the JSON stays clean.
+enum FindCommand {
+    static let face = Option.text("--face", "PHOTO", help: "a photo showing the person, one face only")
+    static let output = Option.text("--output", short: "-o", "FILE", help: "write the JSON Lines to FILE instead of standard output")
+    static let matchThreshold = Option<Double>.number(
+        "--match-threshold", in: 0.05...2,
+        help: "largest distance from a track's embeddings to the photo that counts as the person (default 0.42)")
+    static let options = [face.spec, output.spec, matchThreshold.spec] + DetectorOptions.options
+        + [CommonFlags.quiet.spec, CommonFlags.help.spec]
+
+    static var help: String {
+        """
+        USAGE: facetrack find --face PHOTO VIDEO... [-o FILE] [options]
+
+        Finds the time ranges where the person in PHOTO appears in each VIDEO. Faces are tracked and
+        each track compared with the photo through dlib's face embeddings (a few per track); frames
+        of matching tracks form ranges, gaps up to one second bridged.
+
+        Standard output (or -o FILE) gets one JSON line per video:
+          {"video":"a.mp4","ranges":[{"start":1.2,"end":4.84,"frames":91,"distance":0.23}]}
+        (seconds; distance is the closest match in the range, lower is surer). Standard error gets
+        the same as a table, unless --quiet. A video that cannot be read is reported and skipped
+        (exit 1); a photo without exactly one face is refused before any video (exit 2).
+
+        OPTIONS:
+        \(options.map(\.helpEntry).joined(separator: "\n"))
+
+        EXAMPLES:
+          facetrack find --face alice.jpg interview.mp4 party.mp4
+          facetrack find --face alice.jpg footage/*.mp4 -o alice.jsonl --quiet
+        """
+    }
+
+    static func run(_ raw: [String]) throws -> Int32 {
+        let arguments = try ParsedArguments(raw, options: options)
+        if arguments.isSet(CommonFlags.help) { print(help); return 0 }
+        guard let photo = try arguments.value(face) else { throw UsageError("find needs --face PHOTO") }
+        guard !arguments.positionals.isEmpty else { throw UsageError("find needs at least one VIDEO") }
+        let quiet = arguments.isSet(CommonFlags.quiet)
+        var job = FaceTrackJob(input: "", detection: try DetectorOptions(arguments).settings)
+        job.identity.knownThreshold = try arguments.value(matchThreshold) ?? job.identity.knownThreshold
+        let known: KnownPeople
+        do {
+            let model = try FaceEmbeddingModel(models: job.detection.models)
+            known = try KnownPeopleLoader.load(photo: photo, name: "face", detection: job.detection, model: model,
+                                               threshold: job.identity.knownThreshold)
+        } catch let error as KnownPeopleError {
+            throw InputRefused(description: error.description)
+        }
+        let outputPath = try arguments.value(output)
+        let file = try BufferedTextFile(path: outputPath ?? "-", inputs: arguments.positionals + [photo])
+        var failures = 0
+        var table = ["video                            start      end   frames  distance"]
+        for video in arguments.positionals {
+            job.input = video
+            do {
+                let (ranges, _) = try job.findAppearances(of: known)
+                try file.write(jsonLine(video: video, ranges: ranges))
+                table += ranges.isEmpty ? ["\(pad(video, 30))  (not found)"]
+                    : ranges.map { r in
+                        "\(pad(video, 30)) " + String(format: "%8.2f %8.2f %8d %9.3f", r.start, r.end, r.frames, r.bestDistance)
+                    }
+            } catch {
+                Console.error(error)
+                failures += 1
+            }
+        }
+        try file.finish()
+        if !quiet { FileHandle.standardError.write(Data((table.joined(separator: "\n") + "\n").utf8)) }
+        return failures == 0 ? 0 : 1
+    }
+
+    /// One video's line: its path and its ranges, times in seconds to the millisecond.
+    static func jsonLine(video: String, ranges: [AppearanceRange]) -> String {
+        func number(_ value: Double) -> String { String(format: "%.3f", value.isFinite ? value : 0) }
+        let items = ranges.map { r in
+            "{\"start\":\(number(r.start)),\"end\":\(number(r.end)),\"frames\":\(r.frames),\"distance\":\(number(Double(r.bestDistance)))}"
+        }
+        return "{\"video\":\(quoted(video)),\"ranges\":[\(items.joined(separator: ","))]}\n"
+    }
+
+    /// A JSON string.
+    static func quoted(_ text: String) -> String {
+        let data = (try? JSONSerialization.data(withJSONObject: [text])) ?? Data("[\"\"]".utf8)
+        return String(String(decoding: data, as: UTF8.self).dropFirst().dropLast())
+    }
+
+    private static func pad(_ text: String, _ width: Int) -> String {
+        text.count >= width ? text : text + String(repeating: " ", count: width - text.count)
+    }
+}
