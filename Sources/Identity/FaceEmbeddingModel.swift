@@ -20,6 +20,11 @@ package struct FaceEmbeddingModel: Sendable {
         }
     }
 
+    /// Whether the models folder `models` finds holds the model file.
+    package static func isInstalled(models: ModelLocator) -> Bool {
+        (try? models.path(for: fileName)) != nil
+    }
+
     /// Reads the model from the models folder `models` finds.
     package init(models: ModelLocator) throws {
         try self.init(path: try models.path(for: Self.fileName))

@@ -9,6 +9,10 @@ package struct ReidentificationSettings: Sendable, Equatable {
     package var threshold: Float = 0.4
     /// Seconds an ended identity stays a candidate; nil for the whole video.
     package var window: Double?
+    /// Whether a new track may take over a live track the tracker lost but has not dropped yet.
+    /// Off in the pipeline: the replaced track's rows still sit in the look-ahead window (and
+    /// look-back fills the new track's earlier frames), so one frame could show the identity twice.
+    package var continuesLiveTracks = false
     /// Samples kept per identity (`TrackGallery`).
     package var galleryCapacity = TrackGallery.defaultCapacity
     /// Ended identities remembered at most, the longest unseen forgotten first: bounds memory over
@@ -176,7 +180,7 @@ package struct ReidentificationIndex {
                     best = (distance, index, nil)
                 }
             }
-            for (other, candidate) in live where other != track && candidate.identity != nil
+            for (other, candidate) in live where settings.continuesLiveTracks && other != track && candidate.identity != nil
                 && candidate.identity != excluded && candidate.lastSeen < state.firstSeen {
                 if let distance = state.gallery.distance(to: candidate.gallery), distance < (best?.distance ?? .infinity) {
                     best = (distance, nil, other)

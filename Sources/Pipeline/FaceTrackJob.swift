@@ -157,7 +157,11 @@ public struct FaceTrackJob: Sendable {
         if let report { outputs.append(report.collector) }
         let identity = self.identity
         var identityParts: (settings: IdentitySettings, model: FaceEmbeddingModel, known: KnownPeople?)?
-        if identity.needsEmbeddings || !identity.keep.isEmpty || !identity.only.isEmpty {
+        // Re-identification alone (the default) is skipped when there are no faces to embed or
+        // the embedding model is not installed; --known, --keep and --only need the model.
+        let asksForPeople = identity.knownFolder != nil || !identity.keep.isEmpty || !identity.only.isEmpty
+        let wantsReid = identity.reidentify && detection.detector != .none && !asksForPeople
+        if asksForPeople || (wantsReid && FaceEmbeddingModel.isInstalled(models: self.detection.models)) {
             let model = try FaceEmbeddingModel(models: self.detection.models)
             let known = try knownPeople ?? identity.knownFolder.map {
                 try KnownPeopleLoader.load(folder: $0, detection: self.detection, model: model, threshold: identity.knownThreshold)

@@ -5,7 +5,11 @@ import Synchronization
 
 /// Messages on standard error, one line each, prefixed with the program name.
 enum Console {
-    static func info(_ text: String) { write("facetrack: \(text)") }
+    /// Informational text may span lines (tables); each line is escaped on its own.
+    static func info(_ text: String) {
+        let lines = "facetrack: \(text)".split(separator: "\n", omittingEmptySubsequences: false)
+        FileHandle.standardError.write(Data((lines.map { escapingControls(String($0)) }.joined(separator: "\n") + "\n").utf8))
+    }
     static func warn(_ text: String) { write("facetrack: warning: \(text)") }
     static func error(_ error: Error) { write("facetrack: error: \(error)") }
 

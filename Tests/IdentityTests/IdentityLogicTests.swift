@@ -88,7 +88,9 @@ final class IdentityLogicTests: XCTestCase {
     func testNewTrackTakesOverALostLiveTrack() {
         // The tracker lost track 1 (not seen since 0.4 s) but still keeps it when track 2 starts.
         let a = faces.person()
-        var index = ReidentificationIndex()
+        var settings = ReidentificationSettings()
+        settings.continuesLiveTracks = true
+        var index = ReidentificationIndex(settings: settings)
         show(a, as: 1, from: 0, in: &index)
         _ = index.confirm(track: 1, time: 0.2)
         show(a, as: 2, from: 0.6, in: &index)
