@@ -70,18 +70,5 @@ package struct JUnitReport: Sendable {
     private static func seconds(_ value: Double) -> String { String(format: "%.3f", value) }
 
     /// XML-escaped text for attributes and content.
-    static func escape(_ text: String) -> String {
-        var out = ""
-        for c in text {
-            switch c {
-            case "&": out += "&amp;"
-            case "<": out += "&lt;"
-            case ">": out += "&gt;"
-            case "\"": out += "&quot;"
-            case "'": out += "&apos;"
-            default: out.append(c)
-            }
-        }
-        return out
-    }
+    static func escape(_ text: String) -> String { text.escapingMarkup }
 }

@@ -1,24 +1,10 @@
+import FaceCore
 import Foundation
 
 /// Text helpers for the report's HTML and SVG: escaping and the number and time formats shown.
 package enum HTMLText {
     /// Escapes `& < > " '` for text and attribute values.
-    package static func escape(_ text: String) -> String {
-        guard text.contains(where: { "&<>\"'".contains($0) }) else { return text }
-        var out = ""
-        out.reserveCapacity(text.count + 16)
-        for c in text {
-            switch c {
-            case "&": out += "&amp;"
-            case "<": out += "&lt;"
-            case ">": out += "&gt;"
-            case "\"": out += "&quot;"
-            case "'": out += "&#39;"
-            default: out.append(c)
-            }
-        }
-        return out
-    }
+    package static func escape(_ text: String) -> String { text.escapingMarkup }
 
     /// h:mm:ss (whole seconds), the timeline's axis format.
     package static func clock(_ seconds: Double) -> String {
