@@ -6,7 +6,7 @@ extension Frame {
     /// A view of this frame's planes for drawing in YUV, or `nil` when the format is not planar
     /// YUV with three planes that `YUVImage` describes (NV12, packed and RGB formats, 4:1:1, 4:4:0,
     /// big-endian samples): those are drawn on the BGRA path. Matrix and range are the frame's
-    /// tags, untagged frames read as `PixelConverter` reads them (BT.709 from 720 lines, else BT.601).
+    /// tags, read as `PixelConverter` reads them (untagged: BT.709 from 720 lines, else BT.601).
     var yuvImage: YUVImage? {
         guard let descriptor = av_pix_fmt_desc_get(pixelFormat) else { return nil }
         let d = descriptor.pointee
@@ -23,17 +23,14 @@ extension Frame {
         }
         let frame = pointer.pointee
         let matrix: YUVColorMatrix
-        switch frame.colorspace {
-        case AVCOL_SPC_BT709: matrix = .bt709
-        case AVCOL_SPC_BT470BG, AVCOL_SPC_SMPTE170M: matrix = .bt601
-        case AVCOL_SPC_SMPTE240M: matrix = .smpte240m
-        case AVCOL_SPC_FCC: matrix = .fcc
-        case AVCOL_SPC_BT2020_NCL, AVCOL_SPC_BT2020_CL: matrix = .bt2020
-        default: matrix = height >= 720 ? .bt709 : .bt601
+        switch swsColorspace {
+        case SWS_CS_ITU709: matrix = .bt709
+        case SWS_CS_SMPTE240M: matrix = .smpte240m
+        case SWS_CS_FCC: matrix = .fcc
+        case SWS_CS_BT2020: matrix = .bt2020
+        default: matrix = .bt601
         }
-        let full = frame.color_range == AVCOL_RANGE_JPEG || [AV_PIX_FMT_YUVJ420P, AV_PIX_FMT_YUVJ422P, AV_PIX_FMT_YUVJ444P]
-            .contains(pixelFormat)
-        let encoding = YUVEncoding(matrix: matrix, range: full ? .full : .limited, bitDepth: Int(d.comp.0.depth))
+        let encoding = YUVEncoding(matrix: matrix, range: isFullRange ? .full : .limited, bitDepth: Int(d.comp.0.depth))
         guard let y = frame.data.0, let cb = frame.data.1, let cr = frame.data.2 else { return nil }
         return YUVImage(width: width, height: height, subsampling: subsampling, encoding: encoding,
                         luma: UnsafeMutableRawPointer(y), lumaStride: Int(frame.linesize.0),
