@@ -77,18 +77,21 @@ public struct FramePlan: Sendable, Equatable {
     /// The whole-frame pass at the detector's base size, run instead when a crop or tile fails.
     public var wholeFrame: ScheduledPass?
 
-    public init() {}
-
     /// One whole-frame pass at the detector's base size (`--detection full`).
     public static func wholeFrame(width: Int, height: Int, geometry: DetectionGeometry) -> FramePlan {
         let size = geometry.basePictureSize(width: width, height: height)
+        return wholeFrame(width: width, height: height, pictureWidth: size.width, pictureHeight: size.height,
+                          scale: geometry.baseScale(width: width, height: height))
+    }
+
+    /// One whole-frame pass on a `pictureWidth` x `pictureHeight` picture (`scale` picture pixels per frame pixel).
+    public static func wholeFrame(width: Int, height: Int, pictureWidth: Int, pictureHeight: Int, scale: Double) -> FramePlan {
         var plan = FramePlan()
         plan.frameWidth = width
         plan.frameHeight = height
         plan.looksEverywhere = true
         let whole = ScheduledPass(kind: .full, region: Rect(x: 0, y: 0, width: Double(width), height: Double(height)),
-                                  pictureWidth: size.width, pictureHeight: size.height,
-                                  scale: geometry.baseScale(width: width, height: height))
+                                  pictureWidth: pictureWidth, pictureHeight: pictureHeight, scale: scale)
         plan.passes = [whole]
         plan.wholeFrame = whole
         return plan

@@ -77,15 +77,8 @@ final class AnalysisStage: FrameStage {
     /// Without a planner (parts built by hand): the whole frame at its own size.
     private static func nativePlan(_ job: FrameJob) -> FramePlan {
         let size = job.orientation.uprightSize(width: job.frame.width, height: job.frame.height)
-        let whole = ScheduledPass(kind: .full, region: Rect(x: 0, y: 0, width: Double(size.width), height: Double(size.height)),
-                                  pictureWidth: size.width, pictureHeight: size.height, scale: 1)
-        var plan = FramePlan()
-        plan.frameWidth = size.width
-        plan.frameHeight = size.height
-        plan.looksEverywhere = true
-        plan.passes = [whole]
-        plan.wholeFrame = whole
-        return plan
+        return FramePlan.wholeFrame(width: size.width, height: size.height, pictureWidth: size.width, pictureHeight: size.height,
+                                    scale: 1)
     }
 
     /// One pass: its region scaled straight from the decoded frame, then the detector. The pass
