@@ -60,6 +60,8 @@ public enum MediaError: Error, CustomStringConvertible, Sendable {
     case audioNotSupported(output: String, codec: String)
     /// No frame could be decoded at all.
     case noFrames(String)
+    /// A stop request (Ctrl-C, SIGTERM) came before the first frame was decoded: nothing was written.
+    case stoppedBeforeFirstFrame(String)
     /// The output container cannot hold the chosen video encoder's format.
     case containerRefusesCodec(output: String, container: String, codec: String, fitting: [String])
     /// An FFmpeg call failed while working on a file.
@@ -85,6 +87,7 @@ public enum MediaError: Error, CustomStringConvertible, Sendable {
         case let .audioNotSupported(output, codec):
             return "\(output): this container cannot hold the input's \(codec) audio; use .mkv or .mov"
         case .noFrames(let p): return "\(p): no video frame could be decoded (not an image or video, or damaged)"
+        case .stoppedBeforeFirstFrame(let p): return "\(p): stopped before the first frame was decoded; nothing written"
         case let .failed(p, error): return "\(p): \(error.description)"
         }
     }

@@ -139,7 +139,9 @@ final class VideoProcessor {
         // nothing still holds the muxer and its temporary file goes with it.
         encode?.queue.sync {}
         if let error = state.firstError { throw error }
-        if reader.frameCount == 0 { throw MediaError.noFrames(parts.input) }
+        if reader.frameCount == 0 {
+            throw state.stopRequested ? MediaError.stoppedBeforeFirstFrame(parts.input) : MediaError.noFrames(parts.input)
+        }
         if let encode { try encode.queue.sync { try encode.finish() } }
 
         summary.frames = state.finishedFrames

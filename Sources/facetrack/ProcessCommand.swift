@@ -50,7 +50,14 @@ enum ProcessCommand {
         let interrupt = Console.onInterrupt { stop.stop() }
         defer { interrupt.cancel() }
         let progress = ProgressLine(enabled: !quiet)
-        let summary = try progress.showing { try job.run(progress: progress.update, stop: stop) }
+        let summary: ProcessingSummary
+        do {
+            summary = try progress.showing { try job.run(progress: progress.update, stop: stop) }
+        } catch let error as MediaError {
+            guard case .stoppedBeforeFirstFrame = error else { throw error }
+            Console.warn("interrupted: \(error)")
+            return Console.interruptStatus
+        }
         if let readError = summary.readError {
             Console.warn("\(job.input): \(readError); the outputs hold the frames read")
         }

@@ -28,15 +28,32 @@ final class SignalAndSpriteTests: XCTestCase {
         let clip = folder.file("long.mp4")
         try Clips.pattern(clip, seconds: 60, size: "160x120", rate: 25)
         let out = folder.file("out.mp4"), csv = folder.file("out.csv")
+        // Frames under way: 0.8 s after the outputs were opened (the whole run takes about 2 s alone).
+        var opened: Date?
         let (status, stderr) = try terminate(["process", clip, "-o", out, "--csv", csv, "--detector", "none", "--threads", "1"]) {
-            // Started: the temporary files exist.
-            (try? FileManager.default.contentsOfDirectory(atPath: self.folder.path))?.contains { $0.contains(".partial-") } ?? false
+            if opened == nil, self.folder.contents().contains(where: { $0.contains(".partial-") }) { opened = Date() }
+            return opened.map { Date().timeIntervalSince($0) > 0.8 } ?? false
         }
         XCTAssertEqual(status, 143, stderr)
         XCTAssertTrue(stderr.contains("terminated"), stderr)
         XCTAssertFalse(folder.contents().contains { $0.contains(".partial-") }, "\(folder.contents())")
         XCTAssertTrue(FileManager.default.fileExists(atPath: csv), "outputs finished with the frames done")
         XCTAssertGreaterThan(try Tools.packetCount(out, stream: "v:0"), 0)
+    }
+
+    /// A stop before the first frame is decoded: the same exit status, one line saying so, no file.
+    func testSIGTERMBeforeTheFirstFrameExits143AndWritesNothing() throws {
+        let clip = folder.file("clip.mp4")
+        try Clips.pattern(clip, seconds: 20, size: "160x120", rate: 25)
+        let out = folder.file("out.mp4")
+        // As soon as the outputs are opened (the signal handler is in place by then).
+        let (status, stderr) = try terminate(["process", clip, "-o", out, "--detector", "none", "--threads", "1"]) {
+            self.folder.contents().contains { $0.contains(".partial-") }
+        }
+        XCTAssertEqual(status, 143, stderr)
+        XCTAssertFalse(stderr.contains("error"), stderr)
+        XCTAssertFalse(folder.contents().contains { $0.contains(".partial-") }, "\(folder.contents())")
+        if stderr.contains("before the first frame") { XCTAssertFalse(FileManager.default.fileExists(atPath: out)) }
     }
 
     func testEyeSpriteErrorsNameTheOption() throws {
