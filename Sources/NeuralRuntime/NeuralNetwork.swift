@@ -55,6 +55,10 @@ package final class NeuralNetwork {
             guard ShapeArithmetic.elementCount(tensor.shape) == constant.count else {
                 throw fail("constant \(tensorName(index)) has \(constant.count) values for shape \(tensor.shape)")
             }
+            // A file of unknown hash with flipped bytes: NaN or infinity would spread to every output.
+            guard constant.allSatisfy(\.isFinite) else {
+                throw NeuralRuntimeError.malformed(model: graph.name, reason: "weights \(tensorName(index)) hold NaN or infinity (the file is damaged)")
+            }
             shapes[index] = tensor.shape
         }
         for index in graph.inputs {

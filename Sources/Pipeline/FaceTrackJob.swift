@@ -182,9 +182,12 @@ public struct FaceTrackJob: Sendable {
         parts.detection = DetectionPlan(every: detection.detectEvery, maxFaces: detection.maxFaces)
         let detection = self.detection
         let detectorThreshold = tracking.detectorThreshold(reportingAt: threshold)
-        // Adaptive frames cost unevenly (a keyframe with a tile is ten times a frame of crops) and
-        // leave in order: one inference may spread over every core while the other lanes wait.
-        let inferenceThreads = detection.mode == .adaptive ? max(1, threads > 0 ? threads : ProcessInfo.processInfo.activeProcessorCount) : 1
+        // One inference per lane: the lanes already keep every core busy, and splitting a frame's
+        // inference as well put twice as many threads as cores to work (the runtime's workers spin
+        // between steps), which cost a third more CPU on crowd-hd. A still image is one frame: its
+        // inference gets every core.
+        let cores = max(1, threads > 0 ? threads : ProcessInfo.processInfo.activeProcessorCount)
+        let inferenceThreads = demuxer.isStillImage ? cores : 1
         parts.detectorFactory = { try detection.makeDetector(threshold: detectorThreshold, threads: inferenceThreads) }
         if let geometry = detection.detector.geometry {
             parts.planning = (geometry, detection.mode == .adaptive ? SchedulerConfiguration(framesPerSecond: fps) : nil)

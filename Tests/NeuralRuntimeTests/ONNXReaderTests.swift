@@ -173,6 +173,18 @@ final class ONNXReaderTests: XCTestCase {
         }
     }
 
+    /// A file of unknown hash (no sha256 to check) with a few bytes flipped inside the weights: the
+    /// network is refused by name instead of reporting thousands of faces.
+    func testWeightsHoldingNaNAreRefusedByName() throws {
+        var bytes = [UInt8](try Data(contentsOf: URL(fileURLWithPath: try TestSupport.modelPath("centerface.onnx"))))
+        // Eight 0xFF bytes: whatever the alignment, one float of them is 0xFFFFFFFF, a NaN.
+        for offset in bytes.count / 2 ..< bytes.count / 2 + 8 { bytes[offset] = 0xFF }
+        let graph = try ONNXReader.graph(bytes: bytes, name: "flipped.onnx")
+        XCTAssertThrowsError(try NeuralNetwork(graph: graph)) { error in
+            assertOneLine(error, contains: ["flipped.onnx", "NaN or infinity"])
+        }
+    }
+
     func testTruncatedCenterFaceFilesThrow() throws {
         let bytes = [UInt8](try Data(contentsOf: URL(fileURLWithPath: try TestSupport.modelPath("centerface.onnx"))))
         for fraction in [0.0001, 0.3, 0.9999] {

@@ -1,17 +1,26 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
 /// Owns the float buffers of one network (arena, packed weights, tables) and frees them together.
 ///
 /// Kernels keep raw pointers into these buffers; the network keeps the storage alive as long
 /// as the kernels, so the pointers never dangle.
 final class FloatStorage {
-    private var blocks: [UnsafeMutablePointer<Float>] = []
+    /// What `calloc` returned, for `free`; the buffers handed out start at the next 64-byte boundary.
+    private var blocks: [UnsafeMutableRawPointer] = []
 
-    /// A zeroed buffer of `count` floats (at least one), 64-byte aligned.
+    /// A zeroed buffer of `count` floats (at least one), 64-byte aligned. From `calloc`: a large
+    /// buffer comes as fresh zero pages that are only touched when used (a network planned for
+    /// another input size no longer faults in and clears its whole arena up front).
     func allocate(_ count: Int) -> UnsafeMutablePointer<Float> {
         let capacity = max(count, 1) + 16
-        let raw = UnsafeMutableRawPointer.allocate(byteCount: capacity * 4, alignment: 64)
-        let pointer = raw.initializeMemory(as: Float.self, repeating: 0, count: capacity)
-        blocks.append(pointer)
-        return pointer
+        guard let raw = calloc(capacity * 4 + 64, 1) else { fatalError("out of memory allocating \(capacity) floats") }
+        blocks.append(raw)
+        let aligned = (Int(bitPattern: raw) + 63) & ~63
+        return UnsafeMutablePointer<Float>(bitPattern: aligned)!
     }
 
     /// A buffer holding a copy of `values`.
@@ -31,6 +40,6 @@ final class FloatStorage {
     }
 
     deinit {
-        for block in blocks { UnsafeMutableRawPointer(block).deallocate() }
+        for block in blocks { free(block) }
     }
 }
