@@ -55,7 +55,8 @@ enum NetworkStep {
 
     /// Binds the kernel for `operation`; shapes were already checked by `ShapeInference`.
     static func make(_ operation: OperationDescription, shapes: [[Int]?], pointers: [UnsafeMutablePointer<Float>?],
-                     tensors: [TensorDescription], storage: FloatStorage, path: KernelPath) throws -> NetworkStep {
+                     tensors: [TensorDescription], storage: FloatStorage, path: KernelPath,
+                     shared: PackedWeights? = nil, step: Int = 0) throws -> NetworkStep {
         func shape(_ index: Int) -> [Int] { index >= 0 ? shapes[index] ?? [] : [] }
         func pointer(_ index: Int) throws -> UnsafeMutablePointer<Float> {
             guard index >= 0, let pointer = pointers[index] else { throw GraphIssue("tensor \(index) has no memory") }
@@ -83,7 +84,7 @@ enum NetworkStep {
                 filter: try constant(1, "filter"), filterShape: shape(inputs[1]), biasValues: try optionalBias(),
                 parameters: parameters, storage: storage, path: path,
                 residual: inputs.count > 3 && inputs[3] >= 0 ? UnsafePointer(try pointer(inputs[3])) : nil,
-                slopeValues: inputs.count > 4 ? try constant(4, "PReLU slope") : nil))
+                slopeValues: inputs.count > 4 ? try constant(4, "PReLU slope") : nil, shared: shared, step: step))
         case let .depthwiseConv2D(parameters, multiplier):
             return .depthwise(DepthwiseConvolutionKernel(
                 input: try pointer(inputs[0]), output: output, inputShape: shape(inputs[0]), outputShape: outputShape,

@@ -22,6 +22,8 @@ package final class NeuralNetwork {
     package let unplannedFloatCount: Int
 
     private let storage: FloatStorage
+    /// Packed weights shared with networks of other input sizes (kept alive with the kernels).
+    private let sharedWeights: PackedWeights?
     private let steps: [NetworkStep]
     /// Rough multiply-adds per step (output elements x taps per element), to decide splitting.
     private let stepWork: [Int]
@@ -35,7 +37,12 @@ package final class NeuralNetwork {
     package let kernelPath: KernelPath
 
     /// Checks `graph`, infers every shape, plans the arena and prepares the kernels for `path`.
-    package init(graph original: GraphDescription, kernelPath path: KernelPath = .default) throws {
+    ///
+    /// Networks of one graph planned for other input sizes may pass the same `shared` weights:
+    /// convolution weights are then packed once for all of them.
+    package init(graph original: GraphDescription, kernelPath path: KernelPath = .default,
+                 sharing shared: PackedWeights? = nil) throws {
+        sharedWeights = shared
         kernelPath = path
         let graph = GraphOptimizer.fuseActivations(original)
         name = graph.name
@@ -158,7 +165,7 @@ package final class NeuralNetwork {
             }
             do {
                 steps.append(try NetworkStep.make(operation, shapes: shapes, pointers: pointers, tensors: tensors,
-                                                  storage: storage, path: path))
+                                                  storage: storage, path: path, shared: shared, step: step))
             } catch let issue as GraphIssue {
                 throw NeuralRuntimeError.unsupported(model: graph.name, reason: "operation \(step): \(issue.reason)")
             }

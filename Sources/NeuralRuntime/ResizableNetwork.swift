@@ -11,6 +11,8 @@ package final class ResizableNetwork {
     /// The kernel path of the networks it plans.
     package let kernelPath: KernelPath
     private var cache: [(height: Int, width: Int, network: NeuralNetwork)] = []
+    /// Convolution weights packed once for every size.
+    private let weights = PackedWeights()
 
     /// Wraps `graph`, whose first input must be NHWC [1,H,W,C]; `capacity` networks are kept.
     package init(graph: GraphDescription, capacity: Int = 4, kernelPath: KernelPath = .default) throws {
@@ -34,7 +36,7 @@ package final class ResizableNetwork {
         let input = sized.inputs[0]
         let channels = sized.tensors[input].shape[3]
         sized.tensors[input].shape = [1, height, width, channels]
-        let network = try NeuralNetwork(graph: sized, kernelPath: kernelPath)
+        let network = try NeuralNetwork(graph: sized, kernelPath: kernelPath, sharing: weights)
         if cache.count >= capacity { cache.removeFirst() }
         cache.append((height, width, network))
         return network

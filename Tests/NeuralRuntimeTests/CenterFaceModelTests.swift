@@ -88,4 +88,25 @@ final class CenterFaceModelTests: XCTestCase {
         _ = try model.network(height: 96, width: 32)
         XCTAssertFalse(first === (try model.network(height: 32, width: 64)), "evicted beyond the capacity")
     }
+
+    /// Networks planned for several sizes share their packed convolution weights: each gives
+    /// exactly what a network planned alone for its size gives.
+    func testSizesSharingPackedWeightsMatchNetworksPlannedAlone() throws {
+        let graph = try ONNXReader.graph(contentsOf: try TestSupport.modelPath("centerface.onnx"))
+        let model = try ResizableNetwork(graph: graph)
+        for (height, width) in [(96, 96), (64, 128), (96, 96), (32, 64)] {
+            let shared = try model.network(height: height, width: width)
+            var sized = graph
+            sized.tensors[sized.inputs[0]].shape = [1, height, width, 3]
+            let alone = try NeuralNetwork(graph: sized)
+            let input = (0..<(height * width * 3)).map { Float(($0 * 7919) % 256) / 255 }
+            for network in [shared, alone] {
+                _ = network.input(0).update(from: input)
+                network.run()
+            }
+            for index in 0..<4 {
+                XCTAssertTrue(Array(shared.output(index)) == Array(alone.output(index)), "\(width)x\(height) output \(index)")
+            }
+        }
+    }
 }

@@ -21,10 +21,12 @@ struct ConvolutionKernel {
     var kernelH: Int { Int(shape.kernel_h) }
     var kernelW: Int { Int(shape.kernel_w) }
 
-    /// Packs `filter` ([Cout][KH][KW][Cin]) and `biasValues` into `storage`.
+    /// Packs `filter` ([Cout][KH][KW][Cin]) and `biasValues` into `storage`, or takes them from
+    /// `shared` (under `step`) when a network of another input size already packed them.
     init(input: UnsafePointer<Float>, output: UnsafeMutablePointer<Float>, inputShape: [Int], outputShape: [Int],
          filter: [Float], filterShape: [Int], biasValues: [Float]?, parameters: ConvolutionParameters,
-         storage: FloatStorage, path: KernelPath, residual: UnsafePointer<Float>? = nil, slopeValues: [Float]? = nil) {
+         storage: FloatStorage, path: KernelPath, residual: UnsafePointer<Float>? = nil, slopeValues: [Float]? = nil,
+         shared: PackedWeights? = nil, step: Int = 0) {
         self.input = input
         self.output = output
         self.residual = residual
@@ -43,15 +45,24 @@ struct ConvolutionKernel {
         (shape.lower, shape.upper) = (clamp.lower, clamp.upper)
         self.shape = shape
         pixels = outputShape[0] * outputShape[1] * outputShape[2]
-        let packed = storage.allocate(nk_conv_packed_count(path.isa, &shape))
-        filter.withUnsafeBufferPointer { filter in
-            if let bias = biasValues {
-                bias.withUnsafeBufferPointer { nk_conv_pack(path.isa, &shape, filter.baseAddress, $0.baseAddress, packed) }
-            } else {
-                nk_conv_pack(path.isa, &shape, filter.baseAddress, nil, packed)
+        let count = nk_conv_packed_count(path.isa, &shape)
+        let pack = { [shape] (packed: UnsafeMutablePointer<Float>) in
+            var shape = shape
+            filter.withUnsafeBufferPointer { filter in
+                if let bias = biasValues {
+                    bias.withUnsafeBufferPointer { nk_conv_pack(path.isa, &shape, filter.baseAddress, $0.baseAddress, packed) }
+                } else {
+                    nk_conv_pack(path.isa, &shape, filter.baseAddress, nil, packed)
+                }
             }
         }
-        self.packed = UnsafePointer(packed)
+        if let shared {
+            packed = shared.weights(step: step, count: count, pack: pack)
+        } else {
+            let buffer = storage.allocate(count)
+            pack(buffer)
+            packed = UnsafePointer(buffer)
+        }
         zero = UnsafePointer(storage.allocate(filterShape[2] * inputShape[3] + 64))
     }
 
