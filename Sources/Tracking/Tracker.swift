@@ -147,6 +147,19 @@ public final class Tracker: FaceTracker {
             match(low, threshold: configuration.lowIoUThreshold, detectionMatched: &lowMatched)
         }
 
+        // Pass 3: confirmed tracks lost on earlier frames against the high-score detections left,
+        // as buffered boxes (a hidden face's forecast drifts from where it reappears).
+        if configuration.recoveryBuffer > 0 {
+            candidates.removeAll(keepingCapacity: true)
+            for (i, track) in tracks.enumerated() where !trackMatched[i] && track.id != nil && track.missedRuns > 0 {
+                candidates.append(i)
+            }
+            if !candidates.isEmpty, highMatched.contains(false) {
+                match(high, threshold: configuration.iouThreshold, buffer: configuration.recoveryBuffer,
+                      detectionMatched: &highMatched)
+            }
+        }
+
         // Confirmation and misses, in creation order so that IDs are deterministic.
         for (i, track) in tracks.enumerated() {
             if trackMatched[i] {
@@ -193,13 +206,18 @@ public final class Tracker: FaceTracker {
         }
     }
 
-    /// Matches the tracks listed in `candidates` to `detections` and applies the matches.
-    private func match(_ detections: [FaceObservation], threshold: Double, detectionMatched: inout [Bool]) {
+    /// Matches the tracks listed in `candidates` to the `detections` not yet matched and applies
+    /// the matches; `buffer` enlarges both boxes by that fraction of their size on every side.
+    private func match(_ detections: [FaceObservation], threshold: Double, buffer: Double = 0,
+                       detectionMatched: inout [Bool]) {
         guard !candidates.isEmpty, !detections.isEmpty else { return }
         trackBoxes.removeAll(keepingCapacity: true)
-        for i in candidates { trackBoxes.append(tracks[i].predictedBox) }
+        for i in candidates { trackBoxes.append(tracks[i].predictedBox.buffered(by: buffer)) }
         detectionBoxes.removeAll(keepingCapacity: true)
-        for detection in detections { detectionBoxes.append(detection.bounds) }
+        // A detection already matched gets an empty box far away: it overlaps nothing.
+        for (d, detection) in detections.enumerated() {
+            detectionBoxes.append(detectionMatched[d] ? Rect(x: -1e9, y: -1e9, width: 0, height: 0) : detection.bounds.buffered(by: buffer))
+        }
         matches.removeAll(keepingCapacity: true)
         associator.associate(tracks: trackBoxes, detections: detectionBoxes, threshold: threshold, into: &matches)
         for m in matches {
@@ -266,5 +284,14 @@ public struct TrackForecast: Sendable, Equatable {
         self.id = id
         self.box = box
         self.missedRuns = missedRuns
+    }
+}
+
+private extension Rect {
+    /// The box grown by `fraction` of its width and height on every side (itself for 0).
+    func buffered(by fraction: Double) -> Rect {
+        guard fraction > 0 else { return self }
+        return Rect(x: x - width * fraction, y: y - height * fraction, width: width * (1 + 2 * fraction),
+                    height: height * (1 + 2 * fraction))
     }
 }

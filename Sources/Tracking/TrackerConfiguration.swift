@@ -24,6 +24,11 @@ public struct TrackerConfiguration: Sendable, Equatable {
     public var lowIoUThreshold: Double
     /// Whether confirmed tracks left unmatched by the first pass are matched to low-score detections.
     public var secondPass: Bool
+    /// Third pass: a confirmed track missed on earlier frames and a first-pass detection still
+    /// unmatched are compared as boxes enlarged by this fraction of their size on every side
+    /// (C-BIoU's buffered IoU, Yang et al. 2023), at `iouThreshold`: the forecast of a face that was
+    /// hidden drifts from where it reappears. 0 turns the pass off.
+    public var recoveryBuffer: Double
     /// Whether `TrackedFace.display` is smoothed with a One Euro filter (`--no-smooth` turns it off).
     public var smoothing: Bool
     /// One Euro minimum cutoff frequency in Hz: lower is steadier when the face is still.
@@ -41,7 +46,7 @@ public struct TrackerConfiguration: Sendable, Equatable {
     /// Creates a configuration; `maxAge` defaults to one second at 30 fps.
     public init(minHits: Int = 3, maxAge: Int = 30, highThreshold: Double = 0.5, lowThreshold: Double = 0.1,
                 birthThreshold: Double? = nil, iouThreshold: Double = 0.3, lowIoUThreshold: Double = 0.5, secondPass: Bool = true,
-                smoothing: Bool = true, minCutoff: Double = 1.0, beta: Double = 4.0, derivativeCutoff: Double = 1.0,
+                recoveryBuffer: Double = 0.3, smoothing: Bool = true, minCutoff: Double = 1.0, beta: Double = 4.0, derivativeCutoff: Double = 1.0,
                 reportMissedFrames: Int = 2, frameInterval: Double = 1.0 / 30.0) {
         self.minHits = minHits
         self.maxAge = maxAge
@@ -51,6 +56,7 @@ public struct TrackerConfiguration: Sendable, Equatable {
         self.iouThreshold = iouThreshold
         self.lowIoUThreshold = lowIoUThreshold
         self.secondPass = secondPass
+        self.recoveryBuffer = recoveryBuffer
         self.smoothing = smoothing
         self.minCutoff = minCutoff
         self.beta = beta
@@ -77,6 +83,7 @@ public struct TrackerConfiguration: Sendable, Equatable {
         c.birthThreshold = max(birthThreshold.flatMap { $0.isFinite ? $0 : nil } ?? c.highThreshold, c.highThreshold)
         c.iouThreshold = iouThreshold.isFinite ? min(max(iouThreshold, 1e-6), 1) : 0.3
         c.lowIoUThreshold = lowIoUThreshold.isFinite ? min(max(lowIoUThreshold, 1e-6), 1) : 0.5
+        c.recoveryBuffer = recoveryBuffer.isFinite ? min(max(recoveryBuffer, 0), 2) : 0
         c.minCutoff = minCutoff.isFinite && minCutoff > 0 ? minCutoff : 1
         c.beta = beta.isFinite && beta >= 0 ? beta : 0
         c.derivativeCutoff = derivativeCutoff.isFinite && derivativeCutoff > 0 ? derivativeCutoff : 1

@@ -60,6 +60,42 @@ final class TrackerTests: XCTestCase {
         XCTAssertEqual(tracker.confirmedTrackCount, 1)
     }
 
+    /// A walking face hidden for 13 frames reappears 34 px behind its forecast (it slowed down):
+    /// IoU 0.23 with the forecast, too little for the first pass; the recovery pass compares
+    /// buffered boxes and gives the face its ID back. Without it the face starts a new track.
+    func testFaceReappearingOffItsForecastGetsItsIDBackThroughTheRecoveryPass() {
+        func run(buffer: Double) -> [[TrackedFace]] {
+            let tracker = Tracker(configuration: TrackerConfiguration(recoveryBuffer: buffer))
+            let frames: [[FaceObservation]?] = (0..<45).map { i in
+                if (20..<33).contains(i) { return [] }
+                let x = i < 20 ? 1000 - 12 * Double(i) : 1000 - 12 * Double(i) + 34
+                return [face(x, 400, size: 54)]
+            }
+            return feed(tracker, frames)
+        }
+        let recovered = run(buffer: TrackerConfiguration().recoveryBuffer)
+        XCTAssertEqual(recovered[19].first?.trackID, 1)
+        XCTAssertEqual(recovered[33].first?.trackID, 1)
+        XCTAssertEqual(recovered[44].first?.trackID, 1)
+        let plain = run(buffer: 0)
+        XCTAssertEqual(plain[19].first?.trackID, 1)
+        XCTAssertEqual(plain[44].first?.trackID, 2, "without the recovery pass the face starts a new track")
+    }
+
+    /// The recovery pass never takes a detection the first pass matched: two faces side by side,
+    /// one hidden for a while, the other keeps its ID and the hidden one gets its own back.
+    func testRecoveryPassLeavesMatchedDetectionsAlone() {
+        let tracker = Tracker()
+        let frames: [[FaceObservation]?] = (0..<40).map { i in
+            let left = face(400, 300, size: 60), right = face(470, 300, size: 60)
+            return (15..<25).contains(i) ? [left] : [left, right]
+        }
+        let rows = feed(tracker, frames)
+        XCTAssertEqual(row(near: 400, 300, in: rows[39])?.trackID, 1)
+        XCTAssertEqual(row(near: 470, 300, in: rows[39])?.trackID, 2)
+        XCTAssertEqual(tracker.confirmedTrackCount, 2)
+    }
+
     func testFaceReturningAfterMaxAgeGetsANewID() {
         let tracker = Tracker(configuration: TrackerConfiguration(maxAge: 5))
         let frames: [[FaceObservation]?] = (0..<40).map { i in (15..<25).contains(i) ? [] : [face(400, 300)] }
