@@ -23,7 +23,7 @@ final class SchedulerTests: XCTestCase {
         for frame in 0..<45 where s.plan(cut: false, forecasts: frame == 0 ? [] : tracks).passes.contains(where: { $0.kind == .full }) {
             keyframes.append(frame)
         }
-        XCTAssertEqual(Array(keyframes.prefix(6)), [0, 2, 6, 12, 18, 24], "intervals 2, 4, then 6 (a quarter second at 25 fps)")
+        XCTAssertEqual(Array(keyframes.prefix(6)), [0, 2, 6, 14, 27, 40], "intervals 2, 4, 8, then 13 (half a second at 25 fps)")
     }
 
     func testCutForcesAKeyframeAndDropsCrops() {
