@@ -9,10 +9,11 @@ package struct ReidentificationSettings: Sendable, Equatable {
     package var threshold: Float = 0.4
     /// Seconds an ended identity stays a candidate; nil for the whole video.
     package var window: Double?
-    /// Whether a new track may take over a live track the tracker lost but has not dropped yet.
-    /// Off in the pipeline: the replaced track's rows still sit in the look-ahead window (and
-    /// look-back fills the new track's earlier frames), so one frame could show the identity twice.
-    package var continuesLiveTracks = false
+    /// Whether a new track may take over a live track the tracker lost but has not dropped yet
+    /// (a face that reappears away from its forecast within `--max-age`). The replaced track's
+    /// rows may still sit in the look-ahead window beside the new track's look-back rows; the
+    /// window writes one row per ID and frame (`LookaheadBuffer`).
+    package var continuesLiveTracks = true
     /// Samples kept per identity (`TrackGallery`).
     package var galleryCapacity = TrackGallery.defaultCapacity
     /// Ended identities remembered at most, the longest unseen forgotten first: bounds memory over
@@ -23,12 +24,6 @@ package struct ReidentificationSettings: Sendable, Equatable {
     package var driftSamples = 3
     /// Samples of lower `FaceSample.quality` are ignored (too small, turned or blurred to judge).
     package var minimumQuality = 0.0
-    /// Faces whose eyes are closer than this (frame pixels) are not embedded: dlib's chip puts the
-    /// eyes about 53 pixels apart, and a face enlarged more than about twice gives descriptors too
-    /// unsteady to judge identity by. On samples/crowd-hd.mp4 (faces 30-140 px high) embedding
-    /// them made re-identification merge and split people: 5 ID switches, against none with this
-    /// limit; talking heads (eyes 100 px apart) are unaffected.
-    package var minimumEyeDistance = 24.0
     /// Seconds between samples a confirmed track with a full gallery still wants (`wantsSample`),
     /// so that a drift is noticed.
     package var sampleInterval = 1.0

@@ -14,6 +14,8 @@ package final class Muxer: @unchecked Sendable {
     private var ioOpened = false
     private var finished = false
     private var headerWritten = false
+    /// `discard()` was called: packets that still arrive are dropped.
+    private var discarded = false
 
     /// Prepares a muxer for `output`; the container comes from the final path's extension.
     package init(output: AtomicOutput) throws {
@@ -83,6 +85,7 @@ package final class Muxer: @unchecked Sendable {
 
     /// Opens the temporary file and writes the container header.
     package func start() throws {
+        guard !discarded else { return }
         do {
             if context.pointee.oformat.pointee.flags & AVFMT_NOFILE == 0 {
                 try check(avio_open(&context.pointee.pb, output.temporaryPath, AVIO_FLAG_WRITE), "opening the output file")
@@ -102,6 +105,7 @@ package final class Muxer: @unchecked Sendable {
 
     /// Writes a packet whose timestamps are in `timeBase` to stream `streamIndex`.
     package func write(_ packet: Packet, timeBase: AVRational, streamIndex: Int) throws {
+        guard !discarded else { return }
         let stream = context.pointee.streams[streamIndex]!
         packet.pointer.pointee.stream_index = Int32(streamIndex)
         packet.pointer.pointee.pos = -1
@@ -114,6 +118,15 @@ package final class Muxer: @unchecked Sendable {
     package var outputFailed: Bool {
         guard let io = context.pointee.pb else { return false }
         return io.pointee.error < 0
+    }
+
+    /// Closes and deletes the temporary file of a run that failed (at once, not whenever the
+    /// last reference goes). Nothing can be written afterwards.
+    package func discard() {
+        if ioOpened { avio_closep(&context.pointee.pb); ioOpened = false }
+        if !finished { output.discard() }
+        finished = true
+        discarded = true
     }
 
     /// Writes the trailer, closes the file and renames it to the final path.

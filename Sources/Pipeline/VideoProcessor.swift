@@ -138,7 +138,10 @@ final class VideoProcessor {
         // Drains the encoder's queue (audio copies are not counted by the group), so on an error
         // nothing still holds the muxer and its temporary file goes with it.
         encode?.queue.sync {}
-        if let error = state.firstError { throw error }
+        if let error = state.firstError {
+            encode?.queue.sync { encode?.discard() }
+            throw error
+        }
         if reader.frameCount == 0 {
             throw state.stopRequested ? MediaError.stoppedBeforeFirstFrame(parts.input) : MediaError.noFrames(parts.input)
         }

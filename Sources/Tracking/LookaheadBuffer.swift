@@ -126,6 +126,19 @@ package struct LookaheadBuffer<Payload> {
         }
         // Rows added by `extendBackward` join the others in ID order.
         out.faces.sort { ($0.trackID ?? .max) < ($1.trackID ?? .max) }
+        // One row per ID: when re-identification gave a new track the identity of a lost one, a
+        // frame may hold both (a look-back row beside the old track's); a detection beats a
+        // prediction, then the more confident.
+        var index = out.faces.count - 1
+        while index > 0 {
+            let (a, b) = (out.faces[index - 1], out.faces[index])
+            if let id = a.trackID, id == b.trackID {
+                let keepFirst = a.source.isDetection != b.source.isDetection ? a.source.isDetection
+                                                                           : a.observation.confidence >= b.observation.confidence
+                out.hidden.append(out.faces.remove(at: keepFirst ? index : index - 1))
+            }
+            index -= 1
+        }
         return out
     }
 

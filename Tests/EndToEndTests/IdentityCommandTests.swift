@@ -50,6 +50,30 @@ final class IdentityCommandTests: XCTestCase {
         XCTAssertEqual(off["id_switches"] as? Int, 1)
     }
 
+    /// A face that leaves one side and reappears on the other within --max-age: the tracker still
+    /// holds the lost track (its forecast is far from the face), and re-identification gives the
+    /// new track that track's ID; without it the face gets a second ID.
+    func testAFaceReappearingElsewhereWithinMaxAgeKeepsItsID() throws {
+        let folder = try TemporaryFolder()
+        let clip = folder.file("jump.mp4")
+        let portrait = Self.root.appendingPathComponent("Tests/DetectionTests/Fixtures/grace_hopper.ppm").path
+        try Tools.ffmpeg(["-f", "lavfi", "-i", "color=c=gray:s=640x360:r=25:d=4.4", "-i", portrait, "-filter_complex",
+                          "[1:v]scale=-2:180,split[a][b];[0:v][a]overlay=x=40:y=90:enable='lt(t,2)'[v1];"
+                          + "[v1][b]overlay=x=430:y=90:enable='gte(t,2.4)'[v]",
+                          "-map", "[v]", "-c:v", "libx264", "-pix_fmt", "yuv420p", clip])
+        for (options, expected) in [([String](), 1), (["--no-reid"], 2)] {
+            let csv = folder.file("tracks.csv")
+            let run = try Tools.run(Tools.facetrack, ["process", clip, "--csv", csv, "--quiet"] + options)
+            XCTAssertEqual(run.status, 0, run.stderr)
+            let rows = try rows(csv)
+            let ids = Set(rows.compactMap { $0["track_id"] }.filter { !$0.isEmpty })
+            XCTAssertEqual(ids.count, expected, "\(options): \(ids.sorted())")
+            // One row per ID and frame, always.
+            let pairs = rows.compactMap { row in row["track_id"].flatMap { $0.isEmpty ? nil : "\(row["frame"] ?? "") \($0)" } }
+            XCTAssertEqual(Set(pairs).count, pairs.count, "\(options): an ID twice on one frame")
+        }
+    }
+
     func testAFaceAwayLongerThanMaxAgeKeepsItsIDWithinTheWindow() throws {
         let reid = try metrics("exit-return-long", ["--detector", "blazeface"])
         XCTAssertEqual(reid["id_switches"] as? Int, 0)

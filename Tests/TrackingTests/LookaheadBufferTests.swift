@@ -28,6 +28,23 @@ final class LookaheadBufferTests: XCTestCase {
         XCTAssertTrue(out.allSatisfy { $0.hidden.isEmpty })
     }
 
+    /// Two serials carrying one identity on one frame (re-identification continued a lost track's
+    /// ID): one row per ID is written, the detection before the prediction, the other is hidden.
+    func testOneRowPerIDPerFrameDetectionFirst() {
+        var predicted = row(1, 7, x: 0, .predicted)
+        predicted.observation.confidence = 0.99
+        var confident = row(2, 7, x: 51)
+        confident.observation.confidence = 0.95
+        // Serial 1 is found again on frame 2, so its prediction on frame 1 would be written too.
+        let out = run(depth: 2, [[row(1, 7, x: 0)], [predicted, row(2, 7, x: 50), row(3, 8, x: 90)],
+                                 [row(1, 7, x: 1), confident]])
+        XCTAssertEqual(out[1].faces.map(\.trackID), [7, 8])
+        XCTAssertEqual(out[1].faces.first?.trackSerial, 2, "the detection is kept")
+        XCTAssertEqual(out[1].hidden.map(\.trackSerial), [1])
+        XCTAssertEqual(out[2].faces.map(\.trackSerial), [2], "of two detections, the more confident")
+        XCTAssertEqual(out[2].hidden.map(\.trackSerial), [1])
+    }
+
     func testFalseStartIsNeverWrittenButStaysHidden() {
         let out = run(depth: 3, [[row(1, nil, x: 0)], [row(1, nil, x: 1)], [], [], []])
         XCTAssertTrue(out.allSatisfy { $0.faces.isEmpty })

@@ -145,6 +145,9 @@ final class EncodeStage: FrameStage, @unchecked Sendable {
         }
     }
 
+    /// Deletes the unfinished output (the run failed).
+    func discard() { muxer.discard() }
+
     /// Flushes the encoder and closes the container under its final name.
     func finish() throws {
         try state.clock.time(.encode) {

@@ -65,7 +65,7 @@ final class IdentityResolver {
             let serial = row.trackSerial
             tracked.insert(serial)
             var sample: FaceSample?
-            if isLargeEnough(row.observation), index.wantsSample(track: serial, time: job.time) {
+            if index.wantsSample(track: serial, time: job.time) {
                 if image == nil { image = try job.uprightImage(converter: converter, pool: pool) }
                 if let image { sample = embedder.sample(of: row.observation, in: image) }
                 if sample != nil { embeddingCount += 1 }
@@ -79,12 +79,6 @@ final class IdentityResolver {
         for i in rows.indices where rows[i].trackSerial != 0 {
             if rows[i].trackID != nil { rows[i].trackID = identity(of: rows[i].trackSerial, trackerID: rows[i].trackID!, time: job.time) }
         }
-    }
-
-    /// Whether `face` is large enough to embed (`ReidentificationSettings.minimumEyeDistance`).
-    private func isLargeEnough(_ face: FaceObservation) -> Bool {
-        guard let left = face.leftEye, let right = face.rightEye else { return false }
-        return left.distance(to: right) >= index.settings.minimumEyeDistance
     }
 
     /// The published identity of a track the tracker confirmed with `trackerID`.
