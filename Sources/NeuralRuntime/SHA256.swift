@@ -21,33 +21,20 @@ struct SHA256 {
         let bits = UInt64(bytes.count) &* 8
         for shift in stride(from: 56, through: 0, by: -8) { tail.append(UInt8(truncatingIfNeeded: bits >> UInt64(shift))) }
         var w = [UInt32](repeating: 0, count: 64)
-        func compress(_ block: UnsafeBufferPointer<UInt8>, at offset: Int) {
-            for i in 0..<16 {
-                let p = offset + i * 4
-                w[i] = UInt32(block[p]) << 24 | UInt32(block[p + 1]) << 16 | UInt32(block[p + 2]) << 8 | UInt32(block[p + 3])
+        // Raw pointers in the loop: a model file is 20 MB, and array bounds and exclusivity checks
+        // on every word tripled the time of the check at load.
+        h.withUnsafeMutableBufferPointer { h in
+            w.withUnsafeMutableBufferPointer { w in
+                k.withUnsafeBufferPointer { k in
+                    for blocks in [bytes, tail] {
+                        blocks.withUnsafeBufferPointer { buffer in
+                            for offset in stride(from: 0, to: buffer.count / 64 * 64, by: 64) {
+                                compress(buffer.baseAddress! + offset, state: h.baseAddress!, w: w.baseAddress!, k: k.baseAddress!)
+                            }
+                        }
+                    }
+                }
             }
-            for i in 16..<64 {
-                let s0 = rotr(w[i - 15], 7) ^ rotr(w[i - 15], 18) ^ (w[i - 15] >> 3)
-                let s1 = rotr(w[i - 2], 17) ^ rotr(w[i - 2], 19) ^ (w[i - 2] >> 10)
-                w[i] = w[i - 16] &+ s0 &+ w[i - 7] &+ s1
-            }
-            var a = h[0], b = h[1], c = h[2], d = h[3], e = h[4], f = h[5], g = h[6], hh = h[7]
-            for i in 0..<64 {
-                let s1 = rotr(e, 6) ^ rotr(e, 11) ^ rotr(e, 25)
-                let choice = (e & f) ^ (~e & g)
-                let t1 = hh &+ s1 &+ choice &+ k[i] &+ w[i]
-                let s0 = rotr(a, 2) ^ rotr(a, 13) ^ rotr(a, 22)
-                let majority = (a & b) ^ (a & c) ^ (b & c)
-                let t2 = s0 &+ majority
-                hh = g; g = f; f = e; e = d &+ t1; d = c; c = b; b = a; a = t1 &+ t2
-            }
-            h[0] &+= a; h[1] &+= b; h[2] &+= c; h[3] &+= d; h[4] &+= e; h[5] &+= f; h[6] &+= g; h[7] &+= hh
-        }
-        bytes.withUnsafeBufferPointer { buffer in
-            for offset in stride(from: 0, to: bytes.count / 64 * 64, by: 64) { compress(buffer, at: offset) }
-        }
-        tail.withUnsafeBufferPointer { buffer in
-            for offset in stride(from: 0, to: tail.count, by: 64) { compress(buffer, at: offset) }
         }
         let digits = Array("0123456789abcdef".utf8)
         var out = [UInt8]()
@@ -56,6 +43,31 @@ struct SHA256 {
             for shift in stride(from: 28, through: 0, by: -4) { out.append(digits[Int((word >> UInt32(shift)) & 0xF)]) }
         }
         return String(decoding: out, as: UTF8.self)
+    }
+
+    /// One 64-byte block into the eight state words.
+    private static func compress(_ block: UnsafePointer<UInt8>, state h: UnsafeMutablePointer<UInt32>,
+                                 w: UnsafeMutablePointer<UInt32>, k: UnsafePointer<UInt32>) {
+        for i in 0..<16 {
+            let p = i * 4
+            w[i] = UInt32(block[p]) << 24 | UInt32(block[p + 1]) << 16 | UInt32(block[p + 2]) << 8 | UInt32(block[p + 3])
+        }
+        for i in 16..<64 {
+            let s0 = rotr(w[i - 15], 7) ^ rotr(w[i - 15], 18) ^ (w[i - 15] >> 3)
+            let s1 = rotr(w[i - 2], 17) ^ rotr(w[i - 2], 19) ^ (w[i - 2] >> 10)
+            w[i] = w[i - 16] &+ s0 &+ w[i - 7] &+ s1
+        }
+        var a = h[0], b = h[1], c = h[2], d = h[3], e = h[4], f = h[5], g = h[6], hh = h[7]
+        for i in 0..<64 {
+            let s1 = rotr(e, 6) ^ rotr(e, 11) ^ rotr(e, 25)
+            let choice = (e & f) ^ (~e & g)
+            let t1 = hh &+ s1 &+ choice &+ k[i] &+ w[i]
+            let s0 = rotr(a, 2) ^ rotr(a, 13) ^ rotr(a, 22)
+            let majority = (a & b) ^ (a & c) ^ (b & c)
+            let t2 = s0 &+ majority
+            hh = g; g = f; f = e; e = d &+ t1; d = c; c = b; b = a; a = t1 &+ t2
+        }
+        h[0] &+= a; h[1] &+= b; h[2] &+= c; h[3] &+= d; h[4] &+= e; h[5] &+= f; h[6] &+= g; h[7] &+= hh
     }
 
     @inline(__always) private static func rotr(_ x: UInt32, _ n: UInt32) -> UInt32 { (x >> n) | (x << (32 - n)) }
