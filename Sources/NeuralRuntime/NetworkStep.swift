@@ -54,12 +54,16 @@ enum NetworkStep {
     }
 
     /// Binds the kernel for `operation`; shapes were already checked by `ShapeInference`.
+    /// `constant` gives a constant tensor's values in memory (copied on first use).
     static func make(_ operation: OperationDescription, shapes: [[Int]?], pointers: [UnsafeMutablePointer<Float>?],
+                     constant constantPointer: (Int) -> UnsafeMutablePointer<Float>?,
                      tensors: [TensorDescription], storage: FloatStorage, path: KernelPath,
                      shared: PackedWeights? = nil, step: Int = 0) throws -> NetworkStep {
         func shape(_ index: Int) -> [Int] { index >= 0 ? shapes[index] ?? [] : [] }
         func pointer(_ index: Int) throws -> UnsafeMutablePointer<Float> {
-            guard index >= 0, let pointer = pointers[index] else { throw GraphIssue("tensor \(index) has no memory") }
+            guard index >= 0, let pointer = pointers[index] ?? constantPointer(index) else {
+                throw GraphIssue("tensor \(index) has no memory")
+            }
             return pointer
         }
         func constant(_ position: Int, _ what: String) throws -> [Float] {

@@ -141,8 +141,15 @@ package final class NeuralNetwork {
         let arena = storage.allocate(plan.size)
         var pointers = [UnsafeMutablePointer<Float>?](repeating: nil, count: tensors.count)
         for (slot, index) in planned.enumerated() { pointers[index] = arena + plan.offsets[slot] }
-        for (index, tensor) in tensors.enumerated() {
-            if let constant = tensor.constant, lastUse[index] >= 0 { pointers[index] = storage.copy(constant) }
+        // Constants are copied into the storage only for kernels that read them in place (an ADD's
+        // second operand, say): weights that kernels pack are not copied twice.
+        var constantCopies: [Int: UnsafeMutablePointer<Float>] = [:]
+        func constantPointer(_ index: Int) -> UnsafeMutablePointer<Float>? {
+            if let copy = constantCopies[index] { return copy }
+            guard let constant = tensors[index].constant else { return nil }
+            let copy = storage.copy(constant)
+            constantCopies[index] = copy
+            return copy
         }
 
         var steps: [NetworkStep] = []
@@ -164,8 +171,8 @@ package final class NeuralNetwork {
                 stepWork.append(outputCount)
             }
             do {
-                steps.append(try NetworkStep.make(operation, shapes: shapes, pointers: pointers, tensors: tensors,
-                                                  storage: storage, path: path, shared: shared, step: step))
+                steps.append(try NetworkStep.make(operation, shapes: shapes, pointers: pointers, constant: constantPointer,
+                                                  tensors: tensors, storage: storage, path: path, shared: shared, step: step))
             } catch let issue as GraphIssue {
                 throw NeuralRuntimeError.unsupported(model: graph.name, reason: "operation \(step): \(issue.reason)")
             }
