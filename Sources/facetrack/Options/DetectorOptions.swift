@@ -23,7 +23,8 @@ struct DetectorOptions: OptionGroup {
         "--detection", "MODE",
         help: """
         adaptive (default): the whole frame on keyframes, a crop around each tracked face every frame, full-
-        resolution tiles in turn; full: the whole frame at --input-size on every --detect-every-th frame
+        resolution tiles in turn; full (the default with --accuracy low): the whole frame at --input-size on
+        every --detect-every-th frame
         """) { text in
         guard let mode = DetectionMode(rawValue: text) else {
             throw InvalidValue(expected: "choose from \(DetectionMode.allCases.map(\.rawValue).joined(separator: ", "))")
@@ -66,6 +67,6 @@ struct DetectorOptions: OptionGroup {
         settings = DetectionSettings(
             detector: kind, threshold: try arguments.value(Self.threshold),
             minFaceSize: try arguments.value(Self.minFaceSize) ?? 0, maxFaces: try arguments.value(Self.maxFaces),
-            mode: try arguments.value(Self.detection) ?? .adaptive, models: ModelLocator(explicitDirectory: try arguments.value(Self.models)))
+            mode: try arguments.value(Self.detection) ?? .default(accuracy: accuracy), models: ModelLocator(explicitDirectory: try arguments.value(Self.models)))
     }
 }
