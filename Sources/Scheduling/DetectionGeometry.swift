@@ -32,6 +32,10 @@ public struct DetectionGeometry: Sendable, Equatable {
         self.baseMultiple = max(1, baseMultiple)
     }
 
+    /// A crop's picture is smaller than the whole-frame pass's (CenterFace's 96 px against 640;
+    /// not BlazeFace, which letterboxes every picture to its one square input).
+    public var cropsAreCheap: Bool { cropSide < (baseLongSide ?? Int.max) }
+
     /// The scale of the whole-frame pass for a frame of this size (at most 1).
     public func baseScale(width: Int, height: Int) -> Double {
         guard let side = baseLongSide else { return 1 }

@@ -40,13 +40,24 @@ final class SchedulerTests: XCTestCase {
     func testUncertainTracksBringKeyframesBackToEveryOtherFrame() {
         let missed = TrackForecast(serial: 1, id: 1, box: Rect(x: 800, y: 300, width: 150, height: 150), missedRuns: 1)
         let tentative = TrackForecast(serial: 2, id: nil, box: Rect(x: 200, y: 300, width: 150, height: 150), missedRuns: 0)
-        for forecasts in [[missed], [tentative]] {
-            var s = scheduler()
-            // Steady for a while: keyframes every 6 frames.
+        func keyframes(_ forecasts: [TrackForecast], geometry: DetectionGeometry) -> [Bool] {
+            var s = DetectionScheduler(width: 1920, height: 1080, geometry: geometry,
+                                       configuration: SchedulerConfiguration(framesPerSecond: 25))
+            // Steady for a while: keyframes every 13 frames (half a second at 25 fps).
             for _ in 0..<20 { _ = s.plan(cut: false, forecasts: []) }
-            let keyframes = (0..<8).map { _ in s.plan(cut: false, forecasts: forecasts).passes.contains { $0.kind == .full } }
-            XCTAssertEqual(keyframes.filter { $0 }.count, 4, "every other frame: \(keyframes)")
+            return (0..<8).map { _ in s.plan(cut: false, forecasts: forecasts).passes.contains { $0.kind == .full } }
         }
+        // Crops as large as the whole-frame picture (BlazeFace's fixed input): a crop saves nothing.
+        let costly = DetectionGeometry(baseLongSide: 640, cropSide: 640, tileWidth: 640, tileHeight: 416, reliableFaceSize: 24)
+        XCTAssertTrue(geometry.cropsAreCheap)
+        XCTAssertFalse(costly.cropsAreCheap)
+        for forecasts in [[missed], [tentative]] {
+            let frames = keyframes(forecasts, geometry: costly)
+            XCTAssertEqual(frames.filter { $0 }.count, 4, "every other frame: \(frames)")
+        }
+        XCTAssertEqual(keyframes([missed], geometry: geometry).filter { $0 }.count, 4)
+        // With cheap crops a tentative track is confirmed by its crop; keyframes keep their pace.
+        XCTAssertLessThanOrEqual(keyframes([tentative], geometry: geometry).filter { $0 }.count, 1)
         var stale = scheduler()
         for _ in 0..<20 { _ = stale.plan(cut: false, forecasts: []) }
         XCTAssertEqual(stale.plan(cut: false, forecasts: [], stale: true).passes.first?.kind, .full,
