@@ -138,12 +138,13 @@ final class VideoProcessor {
         // Drains the encoder's queue (audio copies are not counted by the group), so on an error
         // nothing still holds the muxer and its temporary file goes with it.
         encode?.queue.sync {}
-        if let error = state.firstError {
-            encode?.queue.sync { encode?.discard() }
-            throw error
+        var failure = state.firstError
+        if failure == nil, reader.frameCount == 0 {
+            failure = state.stopRequested ? MediaError.stoppedBeforeFirstFrame(parts.input) : MediaError.noFrames(parts.input)
         }
-        if reader.frameCount == 0 {
-            throw state.stopRequested ? MediaError.stoppedBeforeFirstFrame(parts.input) : MediaError.noFrames(parts.input)
+        if let failure {
+            encode?.queue.sync { encode?.discard() }
+            throw failure
         }
         if let encode { try encode.queue.sync { try encode.finish() } }
 
