@@ -14,8 +14,6 @@ package final class Muxer: @unchecked Sendable {
     private var ioOpened = false
     private var finished = false
     private var headerWritten = false
-    /// `discard()` was called: packets that still arrive are dropped.
-    private var discarded = false
 
     /// Prepares a muxer for `output`; the container comes from the final path's extension.
     package init(output: AtomicOutput) throws {
@@ -85,7 +83,7 @@ package final class Muxer: @unchecked Sendable {
 
     /// Opens the temporary file and writes the container header.
     package func start() throws {
-        guard !discarded else { return }
+        guard !finished else { return }
         do {
             if context.pointee.oformat.pointee.flags & AVFMT_NOFILE == 0 {
                 try check(avio_open(&context.pointee.pb, output.temporaryPath, AVIO_FLAG_WRITE), "opening the output file")
@@ -105,7 +103,8 @@ package final class Muxer: @unchecked Sendable {
 
     /// Writes a packet whose timestamps are in `timeBase` to stream `streamIndex`.
     package func write(_ packet: Packet, timeBase: AVRational, streamIndex: Int) throws {
-        guard !discarded else { return }
+        // Finished or discarded: a late packet has no file to go to.
+        guard !finished else { return }
         let stream = context.pointee.streams[streamIndex]!
         packet.pointer.pointee.stream_index = Int32(streamIndex)
         packet.pointer.pointee.pos = -1
@@ -126,7 +125,6 @@ package final class Muxer: @unchecked Sendable {
         if ioOpened { avio_closep(&context.pointee.pb); ioOpened = false }
         if !finished { output.discard() }
         finished = true
-        discarded = true
     }
 
     /// Writes the trailer, closes the file and renames it to the final path.

@@ -57,8 +57,8 @@ enum NetworkStep {
     /// `constant` gives a constant tensor's values in memory (copied on first use).
     static func make(_ operation: OperationDescription, shapes: [[Int]?], pointers: [UnsafeMutablePointer<Float>?],
                      constant constantPointer: (Int) -> UnsafeMutablePointer<Float>?,
-                     tensors: [TensorDescription], storage: FloatStorage, path: KernelPath,
-                     shared: PackedWeights? = nil, step: Int = 0) throws -> NetworkStep {
+                     tensors: [TensorDescription], storage: FloatStorage, weights: PackedWeights, step: Int,
+                     path: KernelPath) throws -> NetworkStep {
         func shape(_ index: Int) -> [Int] { index >= 0 ? shapes[index] ?? [] : [] }
         func pointer(_ index: Int) throws -> UnsafeMutablePointer<Float> {
             guard index >= 0, let pointer = pointers[index] ?? constantPointer(index) else {
@@ -86,9 +86,9 @@ enum NetworkStep {
             return .convolution(ConvolutionKernel(
                 input: try pointer(inputs[0]), output: output, inputShape: shape(inputs[0]), outputShape: outputShape,
                 filter: try constant(1, "filter"), filterShape: shape(inputs[1]), biasValues: try optionalBias(),
-                parameters: parameters, storage: storage, path: path,
+                parameters: parameters, storage: storage, weights: weights, step: step, path: path,
                 residual: inputs.count > 3 && inputs[3] >= 0 ? UnsafePointer(try pointer(inputs[3])) : nil,
-                slopeValues: inputs.count > 4 ? try constant(4, "PReLU slope") : nil, shared: shared, step: step))
+                slopeValues: inputs.count > 4 ? try constant(4, "PReLU slope") : nil))
         case let .depthwiseConv2D(parameters, multiplier):
             return .depthwise(DepthwiseConvolutionKernel(
                 input: try pointer(inputs[0]), output: output, inputShape: shape(inputs[0]), outputShape: outputShape,

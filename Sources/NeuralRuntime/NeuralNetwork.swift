@@ -22,8 +22,9 @@ package final class NeuralNetwork {
     package let unplannedFloatCount: Int
 
     private let storage: FloatStorage
-    /// Packed weights shared with networks of other input sizes (kept alive with the kernels).
-    private let sharedWeights: PackedWeights?
+    /// Packed convolution weights, perhaps shared with networks of other input sizes (kept alive
+    /// with the kernels).
+    private let weights: PackedWeights
     private let steps: [NetworkStep]
     /// Rough multiply-adds per step (output elements x taps per element), to decide splitting.
     private let stepWork: [Int]
@@ -42,7 +43,8 @@ package final class NeuralNetwork {
     /// convolution weights are then packed once for all of them.
     package init(graph original: GraphDescription, kernelPath path: KernelPath = .default,
                  sharing shared: PackedWeights? = nil) throws {
-        sharedWeights = shared
+        let weights = shared ?? PackedWeights()
+        self.weights = weights
         kernelPath = path
         let graph = GraphOptimizer.fuseActivations(original)
         name = graph.name
@@ -172,7 +174,7 @@ package final class NeuralNetwork {
             }
             do {
                 steps.append(try NetworkStep.make(operation, shapes: shapes, pointers: pointers, constant: constantPointer,
-                                                  tensors: tensors, storage: storage, path: path, shared: shared, step: step))
+                                                  tensors: tensors, storage: storage, weights: weights, step: step, path: path))
             } catch let issue as GraphIssue {
                 throw NeuralRuntimeError.unsupported(model: graph.name, reason: "operation \(step): \(issue.reason)")
             }

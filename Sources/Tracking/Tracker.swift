@@ -2,8 +2,8 @@ import FaceCore
 
 /// Multi-face tracking by detection: SORT's Kalman filter per face, optimal IoU assignment,
 /// ByteTrack's second pass for low-score detections, C-BIoU's buffered recovery of lost tracks
-/// and OC-SORT's re-update after a gap, with
-/// One Euro smoothing of the boxes and landmarks used for drawing.
+/// and OC-SORT's re-update after a gap, with One Euro smoothing of the boxes and landmarks used
+/// for drawing.
 ///
 /// Each call to `update` is one frame:
 /// - Every track predicts its box. On frames without detection (`detections == nil`), confirmed
@@ -11,9 +11,10 @@ import FaceCore
 /// - Otherwise detections at or above `highThreshold` are matched to all tracks (pass 1), then the
 ///   confirmed tracks left over are matched to detections in [`lowThreshold`, `highThreshold`)
 ///   (pass 2), then confirmed tracks missed on earlier frames to the high-score detections left,
-///   both boxes enlarged by `recoveryBuffer` on every side (pass 3). Matched tracks report the detection (with its pass as the row's source); unmatched
-///   confirmed tracks are reported as `.predicted` while missed by at most `reportMissedFrames`
-///   runs in a row and dropped once unseen for more than `maxAge` frames; an unmatched tentative
+///   both boxes enlarged by `recoveryBuffer` on every side (pass 3). Matched tracks report the
+///   detection (with its pass as the row's source); unmatched confirmed tracks are reported as
+///   `.predicted` while missed by at most `reportMissedFrames` runs in a row and dropped once
+///   unseen for more than `maxAge` frames; an unmatched tentative
 ///   track is dropped at once. Unmatched detections at or above `birthThreshold` start tentative
 ///   tracks, reported with `trackID == nil`; unmatched ones between `highThreshold` and
 ///   `birthThreshold` are reported in no track (`trackSerial == 0`): they count as faces (to hide

@@ -21,12 +21,12 @@ struct ConvolutionKernel {
     var kernelH: Int { Int(shape.kernel_h) }
     var kernelW: Int { Int(shape.kernel_w) }
 
-    /// Packs `filter` ([Cout][KH][KW][Cin]) and `biasValues` into `storage`, or takes them from
-    /// `shared` (under `step`) when a network of another input size already packed them.
+    /// Takes `filter` ([Cout][KH][KW][Cin]) and `biasValues` packed from `weights` (under `step`),
+    /// packing them there unless a network of another input size already did.
     init(input: UnsafePointer<Float>, output: UnsafeMutablePointer<Float>, inputShape: [Int], outputShape: [Int],
          filter: [Float], filterShape: [Int], biasValues: [Float]?, parameters: ConvolutionParameters,
-         storage: FloatStorage, path: KernelPath, residual: UnsafePointer<Float>? = nil, slopeValues: [Float]? = nil,
-         shared: PackedWeights? = nil, step: Int = 0) {
+         storage: FloatStorage, weights: PackedWeights, step: Int, path: KernelPath,
+         residual: UnsafePointer<Float>? = nil, slopeValues: [Float]? = nil) {
         self.input = input
         self.output = output
         self.residual = residual
@@ -45,8 +45,7 @@ struct ConvolutionKernel {
         (shape.lower, shape.upper) = (clamp.lower, clamp.upper)
         self.shape = shape
         pixels = outputShape[0] * outputShape[1] * outputShape[2]
-        let count = nk_conv_packed_count(path.isa, &shape)
-        let pack = { [shape] (packed: UnsafeMutablePointer<Float>) in
+        packed = weights.weights(step: step, count: nk_conv_packed_count(path.isa, &shape)) { [shape] packed in
             var shape = shape
             filter.withUnsafeBufferPointer { filter in
                 if let bias = biasValues {
@@ -55,13 +54,6 @@ struct ConvolutionKernel {
                     nk_conv_pack(path.isa, &shape, filter.baseAddress, nil, packed)
                 }
             }
-        }
-        if let shared {
-            packed = shared.weights(step: step, count: count, pack: pack)
-        } else {
-            let buffer = storage.allocate(count)
-            pack(buffer)
-            packed = UnsafePointer(buffer)
         }
         zero = UnsafePointer(storage.allocate(filterShape[2] * inputShape[3] + 64))
     }
