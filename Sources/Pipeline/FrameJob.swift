@@ -22,6 +22,8 @@ final class FrameJob: @unchecked Sendable {
     private var upright: BGRAImage?
     /// What the scheduler decided to look at on this frame (adaptive detection only).
     var plan: FramePlan?
+    /// The faces the plan's passes found so far (set before the first part of the plan is run).
+    var found: FoundFaces?
     /// The detector's faces; `nil` when the detector did not run on this frame.
     var detections: [FaceObservation]?
     /// The faces reported for this frame after tracking (and the look-ahead's decisions).

@@ -9,10 +9,11 @@ import Tracking
 
 /// Runs one video through the stages decode → analyse → track → render → encode.
 ///
-/// Threads: the caller's thread demuxes and decodes; `lanes` serial queues (one per core) analyse
-/// and render different frames at once, each with its own converter and detector; frames go back
-/// into order before the serial tracking stage and again before the serial encoding stage. A
-/// semaphore bounds the frames in flight, so memory stays flat whatever the clip length. The
+/// Threads: the caller's thread demuxes, decodes and plans each frame's keyframe and tile; a serial
+/// queue plans the crops; `lanes` serial queues (one per core, `LanePool`: free lanes take the
+/// earliest frame's work) analyse and render different frames at once, each with its own
+/// converter and detector; frames go back into order before the serial tracking stage and again
+/// before the serial encoding stage. A semaphore bounds the frames in flight, so memory stays flat whatever the clip length. The
 /// first error cancels every stage; a stop request (SIGINT) stops reading and finishes the
 /// container with the frames done so far.
 final class VideoProcessor {
@@ -89,18 +90,24 @@ final class VideoProcessor {
         let demuxer = parts.demuxer
         let decoder = try VideoDecoder(demuxer: demuxer, threads: parts.threads)
         let pool = ImagePool()
-        // Two frames per lane, two in the serial stages, and those the look-ahead holds.
-        let inFlight = DispatchSemaphore(value: lanes.count * 2 + 2 + parts.lookahead)
         let group = DispatchGroup()
-        // Frame n is planned from the tracks after frame n - lanes: the lanes stay busy and the
-        // plan does not depend on timing.
+        // Frame n's crops are planned from the tracks after frame n - lanes, its keyframe and tile
+        // from those after frame n - 4 lanes, so they start early; neither depends on timing.
         let adaptive = parts.planning?.scheduler != nil
-        let board = adaptive ? ForecastBoard(lag: lanes.count) : nil
+        let board = adaptive ? ForecastBoard(lanes: lanes.count, reach: 4 * lanes.count) : nil
+        let lanePool = LanePool(lanes)
+        // Two frames per lane (or those between a tracked frame and the frame planned from it),
+        // two in the serial stages, and those the look-ahead holds.
+        let inFlight = DispatchSemaphore(value: max(lanes.count * 2, board?.reach ?? 0) + 2 + parts.lookahead)
         let backfill = try parts.planning.flatMap { planning in
             try adaptive ? parts.detectorFactory?().map { Backfill(detector: $0, geometry: planning.geometry, pool: pool) } : nil
         }
         var planner = parts.planning.map {
             DetectionPlanner(geometry: $0.geometry, configuration: $0.scheduler ?? SchedulerConfiguration(), board: board)
+        }
+        let crops = board.flatMap { board in
+            parts.planning.map { CropPlanning(geometry: $0.geometry, configuration: $0.scheduler ?? SchedulerConfiguration(),
+                                              board: board, state: state) }
         }
 
         // The stages, built back to front.
@@ -110,14 +117,14 @@ final class VideoProcessor {
                             decoder: decoder, state: state, next: finish)
         }
         let render: FrameStage = encode.map {
-            RenderStage(lanes: lanes, renderer: parts.renderer, drawsHidden: parts.rendersHidden, encoder: $0, pool: pool,
+            RenderStage(lanes: lanePool, renderer: parts.renderer, drawsHidden: parts.rendersHidden, encoder: $0, pool: pool,
                         state: state)
         } ?? finish
         let resolver = try parts.identity.map { try IdentityResolver(settings: $0.settings, model: $0.model, known: $0.known, pool: pool) }
         let track = TrackingStage(tracker: parts.tracker, faceProcessor: parts.faceProcessor, outputs: parts.outputs,
                                   lookahead: parts.lookahead, smoothing: parts.smoothing, board: board, backfill: backfill,
                                   identity: resolver, state: state, next: render)
-        let analyse = AnalysisStage(lanes: lanes, detection: parts.detection, pool: pool, state: state, next: track)
+        let analyse = AnalysisStage(lanes: lanePool, detection: parts.detection, pool: pool, state: state, next: track)
 
         var reader = FrameReader(demuxer: demuxer, decoder: decoder)
         var summary = ProcessingSummary()
@@ -127,6 +134,10 @@ final class VideoProcessor {
                 group.enter()
                 if job.index % parts.detection.every == 0 {
                     state.attempt { job.plan = try state.clock.time(.detect) { try planner?.plan(for: job, failed: { state.isFailed }) } }
+                    if let crops {
+                        analyse.acceptAhead(job)
+                        return crops.plan(job, then: analyse)
+                    }
                 }
                 analyse.accept(job)
             }

@@ -67,6 +67,8 @@ public struct FramePlan: Sendable, Equatable {
     public var passes: [ScheduledPass] = []
     /// The frame starts a new shot: every track ended before it.
     public var isCut = false
+    /// The frame that started this frame's shot (the last cut, or the first frame).
+    public var shotStart = 0
     /// Frame size, for telling a box at the frame's edge from one cut by a region's edge.
     public var frameWidth = 0, frameHeight = 0
     /// The smallest face, in detector pixels, a pass counts as having looked at.
@@ -148,17 +150,21 @@ public struct SchedulerConfiguration: Sendable, Equatable {
 /// keyframes, a crop around every live track's forecast box, and full-resolution tiles in turn
 /// so that faces too small for the whole-frame pass are found within a bounded number of frames.
 ///
-/// - Keyframes: the first frame, every cut, every other frame while a track was recently missed
-///   or (where crops are not cheaper than a whole-frame pass) is tentative, and otherwise every
-///   `interval` frames, the interval doubling after each steady keyframe up to `maxKeyframeInterval`.
-/// - Crops: every frame for each track missed at most `cropMissedRuns` runs, at the detector's
-///   crop size; skipped on keyframes for faces the whole-frame pass sees well.
-/// - Tiles: only when the whole-frame pass sees the frame smaller than the tiles do; one tile per
-///   tile frame, every `smallFaceTilePeriod` frames while a small face is tracked (small faces
-///   come in groups) and for one sweep after a cut, otherwise every `maxTilePeriod` frames.
+/// Decided in two halves, so that a pipeline can start the expensive passes early:
+/// - `planAhead` (from older forecasts: the decisions only need them roughly): keyframes on a
+///   rhythm, on the first frame and every cut, every `interval` frames, the interval doubling after
+///   each keyframe up to `maxKeyframeInterval`; and tiles, only when the whole-frame pass sees the
+///   frame smaller than the tiles do, one per tile frame, every `smallFaceTilePeriod` frames while a
+///   small face is tracked (small faces come in groups) and for one sweep after a cut, otherwise
+///   every `maxTilePeriod` frames.
+/// - `addCrops` (from the freshest forecasts): a crop for each track missed at most
+///   `cropMissedRuns` runs, at the detector's crop size, skipped on keyframes for faces the
+///   whole-frame pass sees well; and a whole-frame pass every `uncertainKeyframeInterval` frames
+///   while a track was just missed (its face may have left its crop) or, where crops cost as much
+///   as a whole-frame pass, is tentative.
 ///
-/// Plans depend only on the frame sizes, the cut flags and the forecasts given, in frame order,
-/// so a run is deterministic when the forecasts are.
+/// Each half depends only on the frame sizes, the cut flags and the forecasts given, in frame
+/// order, so a run is deterministic when the forecasts are. `plan` runs both on one frame.
 public struct DetectionScheduler: Sendable {
     public let geometry: DetectionGeometry
     public let configuration: SchedulerConfiguration
@@ -172,6 +178,8 @@ public struct DetectionScheduler: Sendable {
     private var nextTile = 0
     /// Tiles left to run quickly after a cut (one sweep).
     private var fastTilesLeft = 0
+    /// `addCrops`'s own count: frames since the last whole-frame pass of either half.
+    private var framesSinceWholeFrame = Int.max / 2
 
     /// A scheduler for `width` x `height` upright frames.
     public init(width: Int, height: Int, geometry: DetectionGeometry, configuration: SchedulerConfiguration) {
@@ -190,24 +198,23 @@ public struct DetectionScheduler: Sendable {
     /// The tile regions, in sweep order (empty when tiles would not help).
     public var tileRegions: [Rect] { tiles.regions }
 
-    /// The plan for the next frame. `forecasts` are the live tracks' expected boxes on this frame;
-    /// `stale` says they were made before the last cut or the first frames (so new faces may be
-    /// in the picture that no forecast shows yet).
+    /// Both halves on one frame, from the same forecasts.
     public mutating func plan(cut: Bool, forecasts: [TrackForecast], stale: Bool = false) -> FramePlan {
+        var plan = planAhead(cut: cut, forecasts: forecasts, stale: stale)
+        addCrops(to: &plan, forecasts: cut || stale ? [] : forecasts)
+        return plan
+    }
+
+    /// The keyframe and tile of the next frame. `forecasts` are the live tracks' expected boxes
+    /// on this frame; `stale` says no forecast of this shot exists yet (the first frames, or just
+    /// after a cut), so new faces may be in the picture that no forecast shows.
+    public mutating func planAhead(cut: Bool, forecasts: [TrackForecast], stale: Bool = false) -> FramePlan {
         var plan = FramePlan()
         plan.isCut = cut
         plan.frameWidth = width
         plan.frameHeight = height
         plan.wholeFrame = FramePlan.wholeFrame(width: width, height: height, geometry: geometry).wholeFrame
         let live = cut ? [] : forecasts.filter { isInFrame($0.box) }
-        // Uncertain: a track just missed (its face may have left its crop), or a tentative one
-        // when crops cost as much as a whole-frame pass. Where crops are cheap, a tentative track's
-        // crop on every frame confirms it: on crowd-hd, keyframes for tentative tracks found
-        // nothing more with CenterFace (recall 0.991 either way) at 40% more whole-frame passes,
-        // while BlazeFace lost 6 points of recall without them.
-        let uncertain = live.contains {
-            ($0.id == nil && !geometry.cropsAreCheap) || (1...configuration.cropMissedRuns).contains($0.missedRuns)
-        }
         if cut { fastTilesLeft = tiles.regions.count }
         let keyframe = cut || stale || framesSinceKeyframe + 1 >= keyframeInterval
         if keyframe {
@@ -216,25 +223,52 @@ public struct DetectionScheduler: Sendable {
         } else {
             framesSinceKeyframe += 1
         }
-        // Uncertain tracks (tentative, or just missed) bring keyframes back to every other frame;
-        // while all are steady the interval doubles up to the longest.
+        // After a stretch of uncertainty (seen late here; `addCrops` reacts at once) the rhythm
+        // starts again from every other frame.
         if cut || stale {
             keyframeInterval = 1
-        } else if uncertain {
+        } else if isUncertain(live) {
             keyframeInterval = configuration.uncertainKeyframeInterval
         } else if keyframe {
             keyframeInterval = min(configuration.maxKeyframeInterval, keyframeInterval * 2)
         }
-        for track in live where track.missedRuns <= configuration.cropMissedRuns {
-            if keyframe && max(track.box.width, track.box.height) * baseScale >= 2 * geometry.reliableFaceSize { continue }
-            plan.passes.append(crop(around: track))
-        }
-        if let tile = nextTilePass(keyframe: keyframe, live: live) { plan.passes.append(tile) }
+        if let tile = nextTilePass(live: live) { plan.passes.append(tile) }
         return plan
     }
 
+    /// Adds to `plan` (from `planAhead`, for the same frame) a crop for each live track and, while
+    /// a track is uncertain, a whole-frame pass. `forecasts` are the freshest there are.
+    public mutating func addCrops(to plan: inout FramePlan, forecasts: [TrackForecast]) {
+        let live = forecasts.filter { isInFrame($0.box) }
+        // Uncertain: a track just missed (its face may have left its crop), or a tentative one
+        // when crops cost as much as a whole-frame pass. Where crops are cheap, a tentative track's
+        // crop on every frame confirms it: on crowd-hd, keyframes for tentative tracks found
+        // nothing more with CenterFace (recall 0.991 either way) at 40% more whole-frame passes,
+        // while BlazeFace lost 6 points of recall without them.
+        let uncertain = isUncertain(live)
+        var keyframe = plan.passes.contains { $0.kind == .full }
+        if !keyframe, uncertain, framesSinceWholeFrame + 1 >= configuration.uncertainKeyframeInterval,
+           let whole = plan.wholeFrame {
+            plan.passes.insert(whole, at: 0)
+            keyframe = true
+        }
+        framesSinceWholeFrame = keyframe ? 0 : framesSinceWholeFrame + 1
+        let crops = live.filter { track in
+            track.missedRuns <= configuration.cropMissedRuns
+                && !(keyframe && max(track.box.width, track.box.height) * baseScale >= 2 * geometry.reliableFaceSize)
+        }.map(crop(around:))
+        // Crops go after the whole-frame pass, before the tile.
+        let at = plan.passes.firstIndex { if case .tile = $0.kind { return true } else { return false } } ?? plan.passes.count
+        plan.passes.insert(contentsOf: crops, at: at)
+    }
+
+    /// Some track was just missed or, where crops are not cheap, is tentative.
+    private func isUncertain(_ live: [TrackForecast]) -> Bool {
+        live.contains { ($0.id == nil && !geometry.cropsAreCheap) || (1...configuration.cropMissedRuns).contains($0.missedRuns) }
+    }
+
     /// The tile for this frame, if one is due.
-    private mutating func nextTilePass(keyframe: Bool, live: [TrackForecast]) -> ScheduledPass? {
+    private mutating func nextTilePass(live: [TrackForecast]) -> ScheduledPass? {
         guard !tiles.regions.isEmpty else { return nil }
         framesSinceTile += 1
         let smallInSight = live.contains { $0.box.height * baseScale < geometry.reliableFaceSize }

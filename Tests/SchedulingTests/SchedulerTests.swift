@@ -51,11 +51,15 @@ final class SchedulerTests: XCTestCase {
         let costly = DetectionGeometry(baseLongSide: 640, cropSide: 640, tileWidth: 640, tileHeight: 416, reliableFaceSize: 24)
         XCTAssertTrue(geometry.cropsAreCheap)
         XCTAssertFalse(costly.cropsAreCheap)
+        func everyOtherFrame(_ frames: [Bool]) -> Bool {
+            frames.count >= 2 && zip(frames, frames.dropFirst()).allSatisfy { $0 || $1 }
+        }
         for forecasts in [[missed], [tentative]] {
             let frames = keyframes(forecasts, geometry: costly)
-            XCTAssertEqual(frames.filter { $0 }.count, 4, "every other frame: \(frames)")
+            XCTAssertTrue(everyOtherFrame(frames), "a whole-frame pass at least every other frame: \(frames)")
+            XCTAssertLessThanOrEqual(frames.filter { $0 }.count, 5)
         }
-        XCTAssertEqual(keyframes([missed], geometry: geometry).filter { $0 }.count, 4)
+        XCTAssertTrue(everyOtherFrame(keyframes([missed], geometry: geometry)))
         // With cheap crops a tentative track is confirmed by its crop; keyframes keep their pace.
         XCTAssertLessThanOrEqual(keyframes([tentative], geometry: geometry).filter { $0 }.count, 1)
         var stale = scheduler()

@@ -1,12 +1,14 @@
+import Dispatch
 import FaceCore
 import MediaIO
 import Scheduling
 import Tracking
 
 /// The reader's side of detection planning, on the reader's thread, frame by frame in order.
-/// Adaptive: tests each frame for a shot cut and asks the scheduler what to look at, from the
-/// tracks as the tracking stage forecast them `board.lag` frames earlier. Full (no board): the
-/// whole frame at the detector's base size.
+/// Adaptive: tests each frame for a shot cut and decides its keyframe and tile (`planAhead`) from
+/// the tracks as the tracking stage forecast them after an earlier frame (`ForecastBoard.aheadSource`),
+/// so those expensive passes can start long before the frame is tracked; `CropPlanner` adds the
+/// crops later, from fresher forecasts. Full (no board): the whole frame at the detector's base size.
 struct DetectionPlanner {
     private let geometry: DetectionGeometry
     private let configuration: SchedulerConfiguration
@@ -27,7 +29,8 @@ struct DetectionPlanner {
         self.board = board
     }
 
-    /// The plan for `job`; `nil` when the run failed while waiting for the forecasts.
+    /// The plan for `job` (adaptive: its keyframe and tile; the crops come later); `nil` when the
+    /// run failed while waiting for the forecasts.
     mutating func plan(for job: FrameJob, failed: () -> Bool) throws -> FramePlan? {
         let upright = job.orientation.uprightSize(width: job.frame.width, height: job.frame.height)
         guard let board else { return FramePlan.wholeFrame(width: upright.width, height: upright.height, geometry: geometry) }
@@ -41,11 +44,80 @@ struct DetectionPlanner {
             lastCut = job.index
             cutCount += 1
         }
-        guard let forecasts = board.forecasts(for: job.index, gaveUp: failed) else { return nil }
-        // Forecasts made before the last cut are of the previous shot; the first frames have none.
-        let stale = job.index - board.lag < lastCut
-        var plan = scheduler!.plan(cut: cut, forecasts: stale ? [] : forecasts, stale: stale)
-        plan.isCut = cut
+        // No frame of this shot can be waited for yet: the scheduler looks at the whole frame.
+        var forecasts: [TrackForecast] = []
+        let source = board.aheadSource(for: job.index, lastCut: lastCut)
+        if let source {
+            guard let found = board.forecasts(for: job.index, from: source, gaveUp: failed) else { return nil }
+            forecasts = found
+        }
+        var plan = scheduler!.planAhead(cut: cut, forecasts: forecasts, stale: source == nil)
+        plan.shotStart = lastCut
         return plan
+    }
+}
+
+/// The other half of adaptive planning, on its own serial queue, frame by frame in order: adds
+/// each frame's crops (and a whole-frame pass while a track is uncertain) from the tracks as they
+/// stood `board.lanes` frames earlier, the freshest forecasts that keep every lane busy.
+struct CropPlanner {
+    private let geometry: DetectionGeometry
+    private let configuration: SchedulerConfiguration
+    private let board: ForecastBoard
+    /// Its own copy: only the crop half's state is used here.
+    private var scheduler: DetectionScheduler?
+
+    init(geometry: DetectionGeometry, configuration: SchedulerConfiguration, board: ForecastBoard) {
+        self.geometry = geometry
+        self.configuration = configuration
+        self.board = board
+    }
+
+    /// Completes `plan`, made by `DetectionPlanner` for `job`; false when the run failed while
+    /// waiting for the forecasts.
+    mutating func addCrops(to plan: inout FramePlan, of job: FrameJob, failed: () -> Bool) -> Bool {
+        if scheduler == nil {
+            scheduler = DetectionScheduler(width: plan.frameWidth, height: plan.frameHeight, geometry: geometry,
+                                           configuration: configuration)
+        }
+        var forecasts: [TrackForecast] = []
+        if let source = board.freshSource(for: job.index, lastCut: plan.shotStart) {
+            guard let found = board.forecasts(for: job.index, from: source, gaveUp: failed) else { return false }
+            forecasts = found
+        }
+        scheduler!.addCrops(to: &plan, forecasts: forecasts)
+        return true
+    }
+}
+
+/// Runs the `CropPlanner` on its own serial queue, so the reader can go on decoding and starting
+/// keyframes while a frame's crops wait for the tracks they follow.
+final class CropPlanning: @unchecked Sendable {
+    private let queue = DispatchQueue(label: "facetrack.crops")
+    /// Only used on `queue`.
+    private var planner: CropPlanner
+    private let state: RunState
+
+    init(geometry: DetectionGeometry, configuration: SchedulerConfiguration, board: ForecastBoard, state: RunState) {
+        planner = CropPlanner(geometry: geometry, configuration: configuration, board: board)
+        self.state = state
+    }
+
+    /// Completes `job`'s plan (made by `DetectionPlanner`, whose passes `analyse.acceptAhead`
+    /// started) and hands the passes added to `analyse`.
+    func plan(_ job: FrameJob, then analyse: AnalysisStage) {
+        let ahead = job.plan
+        queue.async { [self] in
+            var added: [ScheduledPass] = []
+            if var plan = ahead {
+                state.attempt {
+                    let complete = state.clock.time(.detect) { planner.addCrops(to: &plan, of: job, failed: { state.isFailed }) }
+                    guard complete else { return }
+                    added = plan.passes.filter { !ahead!.passes.contains($0) }
+                    job.plan = plan
+                }
+            }
+            analyse.acceptRest(job, passes: added)
+        }
     }
 }

@@ -2,31 +2,67 @@ import Dispatch
 import Synchronization
 import Tracking
 
-/// Hands the tracker's forecasts from the tracking stage to the reader, which plans frame `n` from
-/// the tracks as they stood after frame `n - lag`: fixed, so plans (and outputs) do not depend on
-/// thread timing. The reader waits when the tracking stage has not got that far yet.
+/// Hands the tracker's forecasts from the tracking stage to the planners, which plan frame `n`
+/// from the tracks as they stood after an earlier frame, its source. Sources depend only on `n`
+/// and the shot cuts, never on thread timing, so plans (and outputs) are deterministic.
+///
+/// - Crops (`freshSource`): `n - lanes`, the freshest forecasts that still let every lane work
+///   on a frame of its own.
+/// - Keyframes and tiles (`aheadSource`): usually `n - reach`, so that these expensive passes can
+///   start on a free lane up to `reach` frames before their frame is tracked; within `reach`
+///   frames after a cut, the cut frame itself (its tracks are the only ones of the new shot;
+///   waiting for them costs a little at cuts only).
+/// - Neither for the first `lanes` frames of a shot (stale): the scheduler looks at the whole frame.
+///
+/// The forecast for frame `n` is the source's tracks moved on `n - source` frames at their
+/// filters' velocity. A planner waits when the tracking stage has not reached the source yet.
 final class ForecastBoard: Sendable {
-    /// Frames between the tracked frame and the frame planned from it.
-    let lag: Int
-    private let posted = Mutex<[Int: [TrackForecast]]>([:])
+    /// The shortest distance from a source to the frame planned from it.
+    let lanes: Int
+    /// The longest distance: the most frames a forecast reaches ahead.
+    let reach: Int
+    /// Forecasts posted after each tracked frame, for 1 ... reach frames ahead.
+    private let posted = Mutex<[Int: [[TrackForecast]]]>([:])
     private let arrived = DispatchSemaphore(value: 0)
 
-    init(lag: Int) {
-        self.lag = max(1, lag)
+    init(lanes: Int, reach: Int) {
+        self.lanes = max(1, lanes)
+        self.reach = max(self.lanes, reach)
     }
 
-    /// Posts the forecasts made after tracking frame `frame`, for frame `frame + lag`.
-    func post(after frame: Int, _ forecasts: [TrackForecast]) {
-        posted.withLock { $0[frame + lag] = forecasts }
+    /// The frame whose tracks decide frame `frame`'s keyframe and tile, when the last cut (or the
+    /// first frame) is `lastCut`; `nil` when no frame of this shot can be waited for yet.
+    func aheadSource(for frame: Int, lastCut: Int) -> Int? {
+        if frame - reach >= lastCut { return frame - reach }
+        return freshSource(for: frame, lastCut: lastCut).map { _ in lastCut }
+    }
+
+    /// The frame whose tracks decide frame `frame`'s crops; `nil` when no frame of this shot
+    /// can be waited for yet.
+    func freshSource(for frame: Int, lastCut: Int) -> Int? {
+        frame - lanes >= lastCut ? frame - lanes : nil
+    }
+
+    /// Posts the forecasts made after tracking frame `frame`: `forecast(k)` is where the tracks
+    /// are expected `k` frames later.
+    func post(after frame: Int, _ forecast: (Int) -> [TrackForecast]) {
+        let ahead = (1...reach).map(forecast)
+        posted.withLock { $0[frame] = ahead }
         arrived.signal()
     }
 
-    /// The forecasts for frame `frame`: none for the first `lag` frames; otherwise waits for
-    /// them, or returns `nil` when `gaveUp()` (the run failed) before they came.
-    func forecasts(for frame: Int, gaveUp: () -> Bool) -> [TrackForecast]? {
-        guard frame >= lag else { return [] }
+    /// The forecasts for frame `frame` made after tracking `source`: waits for them, or returns
+    /// `nil` when `gaveUp()` (the run failed) before they came. Forecasts no source can need any
+    /// more (both planners' sources only move forward) are dropped.
+    func forecasts(for frame: Int, from source: Int, gaveUp: () -> Bool) -> [TrackForecast]? {
+        precondition(frame > source && frame - source <= reach, "forecast \(frame - source) frames ahead")
         while true {
-            if let found = posted.withLock({ $0.removeValue(forKey: frame) }) { return found }
+            let found = posted.withLock { posted -> [TrackForecast]? in
+                guard let ahead = posted[source] else { return nil }
+                if posted.count > 4 * reach { posted = posted.filter { $0.key >= source - 2 * reach } }
+                return ahead[frame - source - 1]
+            }
+            if let found { return found }
             if gaveUp() { return nil }
             _ = arrived.wait(timeout: .now() + .milliseconds(50))
         }

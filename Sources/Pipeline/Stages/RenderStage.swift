@@ -20,8 +20,8 @@ final class RenderStage: FrameStage {
     private let pool: ImagePool
     private let clock: StageClock
 
-    init(lanes: [Lane], renderer: FrameRenderer?, drawsHidden: Bool, encoder: EncodeStage, pool: ImagePool, state: RunState) {
-        self.lanes = LaneDispatch(lanes: lanes, state: state, next: encoder)
+    init(lanes: LanePool, renderer: FrameRenderer?, drawsHidden: Bool, encoder: EncodeStage, pool: ImagePool, state: RunState) {
+        self.lanes = LaneDispatch(pool: lanes, state: state, next: encoder)
         self.renderer = renderer
         self.drawsHidden = drawsHidden
         self.encoder = encoder

@@ -93,7 +93,7 @@ final class TrackingStage: FrameStage {
         queue.async { [self] in
             var rows: [TrackedFace] = []
             state.attempt { rows = state.clock.time(.track) { track(job) } }
-            if let board { board.post(after: job.index, serial.tracker?.forecast(steps: board.lag) ?? []) }
+            if let board { board.post(after: job.index) { [tracker = serial.tracker] in tracker?.forecast(steps: $0) ?? [] } }
             serial.accepted += 1
             let leaving = serial.buffer.push(frame: job.index, time: job.time, rows: rows, payload: job)
             if let backfill { state.clock.time(.detect) { lookBack(for: rows, with: backfill) } }
