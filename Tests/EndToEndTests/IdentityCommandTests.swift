@@ -50,6 +50,18 @@ final class IdentityCommandTests: XCTestCase {
         XCTAssertEqual(off["id_switches"] as? Int, 1)
     }
 
+    /// Fast mode leaves re-identification out unless --reid asks for it; both flags at once is a
+    /// usage error naming them.
+    func testAccuracyLowReidentifiesOnlyWhenAsked() throws {
+        let fast = try metrics("cut-aba", ["--accuracy", "low"])
+        XCTAssertEqual(fast["predicted_tracks"] as? Int, 3, "every shot starts new tracks")
+        let asked = try metrics("cut-aba", ["--accuracy", "low", "--reid"])
+        XCTAssertEqual(asked["predicted_tracks"] as? Int, 2, "Hopper keeps ID 1 after the second cut")
+        let both = try Tools.run(Tools.facetrack, ["process", "\(Self.samples)/cut-aba.mp4", "--csv", "/dev/null", "--reid", "--no-reid"])
+        XCTAssertEqual(both.status, 2)
+        XCTAssertTrue(both.stderr.contains("--reid and --no-reid"), both.stderr)
+    }
+
     /// A face that leaves one side and reappears on the other within --max-age: the tracker still
     /// holds the lost track (its forecast is far from the face), and re-identification gives the
     /// new track that track's ID; without it the face gets a second ID.

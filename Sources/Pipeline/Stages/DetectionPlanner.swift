@@ -8,7 +8,8 @@ import Tracking
 /// Adaptive: tests each frame for a shot cut and decides its keyframe and tile (`planAhead`) from
 /// the tracks as the tracking stage forecast them after an earlier frame (`ForecastBoard.aheadSource`),
 /// so those expensive passes can start long before the frame is tracked; `CropPlanner` adds the
-/// crops later, from fresher forecasts. Full (no board): the whole frame at the detector's base size.
+/// crops later, from fresher forecasts. Full (no board): the whole frame at the detector's base
+/// size. Either way, a shot cut ends every track.
 struct DetectionPlanner {
     private let geometry: DetectionGeometry
     private let configuration: SchedulerConfiguration
@@ -33,16 +34,21 @@ struct DetectionPlanner {
     /// run failed while waiting for the forecasts.
     mutating func plan(for job: FrameJob, failed: () -> Bool) throws -> FramePlan? {
         let upright = job.orientation.uprightSize(width: job.frame.width, height: job.frame.height)
-        guard let board else { return FramePlan.wholeFrame(width: upright.width, height: upright.height, geometry: geometry) }
-        if scheduler == nil {
-            scheduler = DetectionScheduler(width: upright.width, height: upright.height, geometry: geometry,
-                                           configuration: configuration)
-        }
         try sampler.lumaSample(job.frame, columns: SceneCutDetector.columns, rows: SceneCutDetector.rows, into: &sample)
         let cut = cuts.isCut(sample: sample)
         if cut {
             lastCut = job.index
             cutCount += 1
+        }
+        // Full detection looks at the whole frame; a cut still ends every track.
+        guard let board else {
+            var plan = FramePlan.wholeFrame(width: upright.width, height: upright.height, geometry: geometry)
+            plan.isCut = cut
+            return plan
+        }
+        if scheduler == nil {
+            scheduler = DetectionScheduler(width: upright.width, height: upright.height, geometry: geometry,
+                                           configuration: configuration)
         }
         // No frame of this shot can be waited for yet: the scheduler looks at the whole frame.
         var forecasts: [TrackForecast] = []
