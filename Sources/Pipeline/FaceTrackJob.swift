@@ -134,9 +134,10 @@ public struct FaceTrackJob: Sendable {
         // The look-ahead window: long enough to confirm a track from its first detection (or to
         // cover --detect-every), and with adaptive detection half a second more, the time within
         // which a face missed by the whole-frame passes is found and looked for backwards.
+        // Without a detector there is nothing to decide later, and held frames only cost memory.
         let fps = demuxer.framesPerSecond ?? 30
         let lookBack = detection.mode == .adaptive ? Int((fps / 2).rounded()) : 0
-        let lookahead = max(tracking.minHits + 2, detection.detectEvery + 1) + lookBack
+        let lookahead = detection.detector == .none ? 1 : max(tracking.minHits + 2, detection.detectEvery + 1) + lookBack
         var trackerConfiguration = tracking.configuration(framesPerSecond: demuxer.framesPerSecond, threshold: threshold,
                                                           defaultTrackThreshold: detection.detector.defaultTrackThreshold)
         // Predictions are reported for as long as the look-ahead can confirm them; rows are
