@@ -5,16 +5,20 @@ import Detection
 // Runs BlazeFaceDetector on raw BGRA images and prints one CSV row per face:
 // file,score,x,y,w,h,then the six keypoints (x,y) in the model's order (subject's right eye,
 // left eye, nose, mouth, right ear, left ear). Used by scripts/eval-blazeface.
-// Usage: blazeface-eval --model short|full [--models DIR] FILE.bgra:WIDTH:HEIGHT...
+// --square letterboxes every image into the model's square input, as MediaPipe does (for comparing
+// with ai-edge-litert); without it the input's shorter side follows the image's aspect.
+// Usage: blazeface-eval --model short|full [--models DIR] [--square] FILE.bgra:WIDTH:HEIGHT...
 
 var model = "full"
 var modelsDirectory: String?
+var square = false
 var specs: [String] = []
 var arguments = CommandLine.arguments.dropFirst().makeIterator()
 while let argument = arguments.next() {
     switch argument {
     case "--model": model = arguments.next() ?? model
     case "--models": modelsDirectory = arguments.next()
+    case "--square": square = true
     default: specs.append(argument)
     }
 }
@@ -25,8 +29,10 @@ func fail(_ message: String) -> Never {
 }
 
 do {
-    let detector = try BlazeFaceDetector(configuration: DetectorConfiguration(
-        model: model, models: ModelLocator(explicitDirectory: modelsDirectory)))
+    let configuration = DetectorConfiguration(model: model, models: ModelLocator(explicitDirectory: modelsDirectory))
+    let variant = try BlazeFaceDetector.variant(for: configuration)
+    let detector = try BlazeFaceDetector(variant: variant, modelPath: try configuration.models.path(for: variant.fileName),
+                                         squareInput: square)
     for spec in specs {
         let parts = spec.split(separator: ":").map(String.init)
         guard parts.count >= 3, let width = Int(parts[parts.count - 2]), let height = Int(parts[parts.count - 1]) else {

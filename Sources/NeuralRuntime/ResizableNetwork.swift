@@ -1,4 +1,5 @@
-/// A fully convolutional graph run at whatever input size it is given: one `NeuralNetwork` is
+/// A convolutional graph run at whatever input size it is given (its up-sampling resizes and
+/// flattening reshapes follow the size: `GraphDescription.withInputSize`): one `NeuralNetwork` is
 /// planned per input height x width and the few most recently used ones are kept, so a video
 /// (one size) plans once and still images of varied sizes do not re-plan every time.
 ///
@@ -32,10 +33,12 @@ package final class ResizableNetwork {
             cache.append(entry)
             return entry.network
         }
-        var sized = graph
-        let input = sized.inputs[0]
-        let channels = sized.tensors[input].shape[3]
-        sized.tensors[input].shape = [1, height, width, channels]
+        let sized: GraphDescription
+        do {
+            sized = try graph.withInputSize(height: height, width: width)
+        } catch let issue as GraphIssue {
+            throw NeuralRuntimeError.invalidGraph(model: graph.name, reason: "at \(height)x\(width): \(issue.reason)")
+        }
         let network = try NeuralNetwork(graph: sized, kernelPath: kernelPath, sharing: weights)
         if cache.count >= capacity { cache.removeFirst() }
         cache.append((height, width, network))

@@ -100,4 +100,54 @@ final class BlazeFaceDecoderTests: XCTestCase {
         XCTAssertEqual(point.x, 50, accuracy: 1e-9)
         XCTAssertEqual(point.y, 100, accuracy: 1e-9)
     }
+
+    func testInputFittedToTheFrame() {
+        // The shorter side follows the aspect, rounded up to 32, never above the square.
+        XCTAssertEqual(BlazeFaceVariant.full.shortInputSide(frameWidth: 1920, frameHeight: 1080), 128)
+        XCTAssertEqual(BlazeFaceVariant.full.shortInputSide(frameWidth: 720, frameHeight: 1280), 128)
+        XCTAssertEqual(BlazeFaceVariant.full.shortInputSide(frameWidth: 640, frameHeight: 480), 160)
+        XCTAssertEqual(BlazeFaceVariant.full.shortInputSide(frameWidth: 500, frameHeight: 500), 192)
+        XCTAssertEqual(BlazeFaceVariant.full.shortInputSide(frameWidth: 3000, frameHeight: 1), 32)
+        XCTAssertEqual(BlazeFaceVariant.short.shortInputSide(frameWidth: 1280, frameHeight: 720), 96)
+        // A 48 x 32 grid for 192 x 128: rows of 48 cells, normalised per axis.
+        let anchors = BlazeFaceVariant.full.anchors(width: 192, height: 128)
+        XCTAssertEqual(anchors.count, 48 * 32)
+        XCTAssertEqual(BlazeFaceVariant.full.anchorCount(width: 192, height: 128), 48 * 32)
+        XCTAssertEqual(anchors[48], Point(x: 0.5 / 48, y: 1.5 / 32))
+        XCTAssertEqual(anchors[48 * 32 - 1], Point(x: 47.5 / 48, y: 31.5 / 32))
+    }
+
+    func testFittedInputDecodesInItsOwnPixels() {
+        // Offsets are input pixels on both axes: 192 across, 128 down.
+        let decoder = BlazeFaceDecoder(variant: .full, threshold: 0.5, inputWidth: 192, inputHeight: 128)
+        let anchors = 48 * 32
+        var regressors = [Float](repeating: 0, count: anchors * 16)
+        var scores = [Float](repeating: -10, count: anchors)
+        let index = 48 + 1  // centre (6, 6) input pixels
+        regressors[index * 16] = 10; regressors[index * 16 + 1] = 20
+        regressors[index * 16 + 2] = 24; regressors[index * 16 + 3] = 24
+        scores[index] = 3
+        let found = regressors.withUnsafeBufferPointer { r in
+            scores.withUnsafeBufferPointer { s in decoder.decode(regressors: r, scores: s) }
+        }
+        XCTAssertEqual(found.count, 1)
+        XCTAssertEqual((found.first?.xMin ?? 0) * 192, 6 + 10 - 12, accuracy: 1e-9)
+        XCTAssertEqual((found.first?.yMin ?? 0) * 128, 6 + 20 - 12, accuracy: 1e-9)
+        XCTAssertEqual((found.first?.yMax ?? 0) * 128, 6 + 20 + 12, accuracy: 1e-9)
+    }
+
+    func testLetterboxInAFittedInput() {
+        // 1280 x 720 in 192 x 128: scale 0.15, 108 rows of picture, 10 rows of bars above and below.
+        let box = Letterbox(frameWidth: 1280, frameHeight: 720, inputWidth: 192, inputHeight: 128)
+        XCTAssertEqual(box.padX, 0, accuracy: 1e-12)
+        XCTAssertEqual(box.padY, 10.0 / 128, accuracy: 1e-12)
+        XCTAssertEqual(box.extent.width, 1280, accuracy: 1e-9)
+        XCTAssertEqual(box.extent.height, 128 / 0.15, accuracy: 1e-9)
+        let corner = box.framePoint(Point(x: 1, y: 118.0 / 128))
+        XCTAssertEqual(corner.x, 1280, accuracy: 1e-9)
+        XCTAssertEqual(corner.y, 720, accuracy: 1e-9)
+        // Without an input size: the square of the longer side, as before.
+        XCTAssertEqual(Letterbox(frameWidth: 200, frameHeight: 100), Letterbox(frameWidth: 200, frameHeight: 100,
+                                                                               inputWidth: 200, inputHeight: 200))
+    }
 }

@@ -11,10 +11,18 @@ final class BlazeFaceDetectorTests: XCTestCase {
                                                                    models: try DetectionTestSupport.models()))
     }
 
+    /// A detector letterboxing into the model's square input, as ai-edge-litert's reference does.
+    private func squareDetector(_ model: String) throws -> BlazeFaceDetector {
+        let variant = try XCTUnwrap(BlazeFaceVariant(rawValue: model))
+        return try BlazeFaceDetector(variant: variant,
+                                     modelPath: try DetectionTestSupport.models().path(for: variant.fileName),
+                                     squareInput: true)
+    }
+
     func testMatchesReferenceRuntimeOnFaceImage() throws {
         let image = try DetectionTestSupport.loadPPM(try DetectionTestSupport.fixtureURL("grace_hopper.ppm"))
         for variant in ["short", "full"] {
-            let faces = try detector(variant).detect(in: image)
+            let faces = try squareDetector(variant).detect(in: image)
             let reference = try DetectionTestSupport.referenceRows(variant: variant)
             XCTAssertEqual(faces.count, reference.count, variant)
             XCTAssertFalse(reference.isEmpty)
@@ -36,6 +44,33 @@ final class BlazeFaceDetectorTests: XCTestCase {
                 XCTAssertEqual(face.roll ?? .nan, atan2(right.y - left.y, right.x - left.x) * 180 / .pi, accuracy: 1e-9)
                 XCTAssertLessThan(abs(face.roll ?? 90), 20)
             }
+        }
+    }
+
+    func testInputFittedToTheFrameFindsTheSameFaces() throws {
+        // The portrait (218x256) in a 16:9 frame: the fitted input is 192 x 128 (or 128 x 96)
+        // instead of the square; the picture the network sees is the same, only the bars shrink.
+        let face = try DetectionTestSupport.loadPPM(try DetectionTestSupport.fixtureURL("grace_hopper.ppm"))
+        let frame = BGRAImage(width: 640, height: 360)
+        frame.fill(b: 90, g: 90, r: 90)
+        for y in 0..<face.height {
+            frame.row(60 + y).advanced(by: 300 * 4).update(from: face.row(y), count: face.width * 4)
+        }
+        frame.contentsDidChange()
+        for variant in ["short", "full"] {
+            let fitted = try detector(variant), square = try squareDetector(variant)
+            XCTAssertTrue(fitted.fitsInputToFrame, variant)
+            let letterbox = fitted.letterbox(for: frame)
+            XCTAssertEqual(letterbox.inputWidth, variant == "full" ? 192 : 128, variant)
+            XCTAssertEqual(letterbox.inputHeight, variant == "full" ? 128 : 96, variant)
+            let a = try fitted.detect(in: frame), b = try square.detect(in: frame)
+            XCTAssertEqual(a.count, 1, variant)
+            XCTAssertEqual(b.count, 1, variant)
+            guard let found = a.first, let reference = b.first else { continue }
+            XCTAssertGreaterThan(found.bounds.iou(reference.bounds), 0.9, variant)
+            XCTAssertEqual(found.confidence, reference.confidence, accuracy: 0.05, variant)
+            XCTAssertEqual(found.leftEye?.x ?? 0, reference.leftEye?.x ?? 1, accuracy: 3, variant)
+            XCTAssertEqual(found.leftEye?.y ?? 0, reference.leftEye?.y ?? 1, accuracy: 3, variant)
         }
     }
 

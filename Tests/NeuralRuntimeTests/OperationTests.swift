@@ -307,6 +307,35 @@ final class OperationTests: XCTestCase {
         assertClose(wideResult.values, half.values.flatMap { v in (0..<9).map { Float($0 + 1) * v } })
     }
 
+    func testGraphFollowsANewInputSize() throws {
+        // in [1,2,2,1] -> resize x2 -> [1,4,4,1] -> reshape [1,16,1], shapes declared as a TFLite file does.
+        func graph(resize: (Int, Int), reshape: [Int]) -> GraphDescription {
+            GraphDescription(tensors: [TensorDescription(name: "in", shape: [1, 2, 2, 1]),
+                                       TensorDescription(name: "up", shape: [1, resize.0, resize.1, 1]),
+                                       TensorDescription(name: "out", shape: reshape)],
+                             operations: [OperationDescription(kind: .resizeBilinear(height: resize.0, width: resize.1,
+                                                                                     alignCorners: false, halfPixelCenters: true),
+                                                               inputs: [0], outputs: [1]),
+                                          OperationDescription(kind: .reshape(reshape), inputs: [1], outputs: [2])],
+                             inputs: [0], outputs: [2], name: "upsample")
+        }
+        let network = try ResizableNetwork(graph: graph(resize: (4, 4), reshape: [1, 16, 1])).network(height: 2, width: 3)
+        XCTAssertEqual(network.outputShapes, [[1, 24, 1]])
+        let input: [Float] = [0, 10, 20, 30, 40, 50]
+        _ = network.input(0).update(from: input)
+        network.run()
+        let direct = try run(.resizeBilinear(height: 4, width: 6, alignCorners: false, halfPixelCenters: true),
+                             input: input, shape: [1, 2, 3, 1])
+        assertClose(Array(network.output(0)), direct.values)
+        // A resize to a size that is not a multiple of its input, or a reshape that does not
+        // flatten the picture, cannot follow.
+        for fixed in [graph(resize: (3, 3), reshape: [1, 9, 1]), graph(resize: (4, 4), reshape: [4, 4, 1])] {
+            XCTAssertThrowsError(try ResizableNetwork(graph: fixed).network(height: 2, width: 3)) { error in
+                XCTAssertTrue("\(error)".contains("cannot follow"), "\(error)")
+            }
+        }
+    }
+
     // MARK: Graph and planning
 
     func testArenaReusesMemoryAlongAChain() throws {

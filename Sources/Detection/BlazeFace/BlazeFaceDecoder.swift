@@ -42,8 +42,9 @@ package struct BlazeFaceDecoder: Sendable {
         }
     }
 
-    /// Network input side in pixels.
-    package let inputSize: Int
+    /// Network input size in pixels (square unless given otherwise).
+    package let inputWidth: Int
+    package let inputHeight: Int
     /// Anchor centres, one per output row.
     package let anchors: [Point]
     /// Minimum score kept.
@@ -51,10 +52,13 @@ package struct BlazeFaceDecoder: Sendable {
     /// Overlap above which detections are merged.
     package let suppressionIoU: Double
 
-    /// Creates the decoder of `variant`.
-    package init(variant: BlazeFaceVariant, threshold: Double, suppressionIoU: Double = 0.3) {
-        inputSize = variant.inputSize
-        anchors = variant.anchors()
+    /// Creates the decoder of `variant` run on a `inputWidth` x `inputHeight` input (its square
+    /// input by default).
+    package init(variant: BlazeFaceVariant, threshold: Double, suppressionIoU: Double = 0.3,
+                 inputWidth: Int? = nil, inputHeight: Int? = nil) {
+        self.inputWidth = inputWidth ?? variant.inputSize
+        self.inputHeight = inputHeight ?? variant.inputSize
+        anchors = variant.anchors(width: self.inputWidth, height: self.inputHeight)
         self.threshold = threshold
         self.suppressionIoU = suppressionIoU
     }
@@ -70,18 +74,19 @@ package struct BlazeFaceDecoder: Sendable {
     package func candidates(regressors: UnsafeBufferPointer<Float>, scores: UnsafeBufferPointer<Float>)
         -> [Detection] {
         let count = min(anchors.count, scores.count, regressors.count / 16)
-        let scale = 1 / Double(inputSize)
+        // Offsets and sizes are in input pixels.
+        let scaleX = 1 / Double(inputWidth), scaleY = 1 / Double(inputHeight)
         var result: [Detection] = []
         for index in 0..<count {
             let score = Self.score(logit: scores[index])
             guard score >= threshold else { continue }
             let anchor = anchors[index]
             let row = index * 16
-            let cx = Double(regressors[row]) * scale + anchor.x, cy = Double(regressors[row + 1]) * scale + anchor.y
-            let w = Double(regressors[row + 2]) * scale, h = Double(regressors[row + 3]) * scale
+            let cx = Double(regressors[row]) * scaleX + anchor.x, cy = Double(regressors[row + 1]) * scaleY + anchor.y
+            let w = Double(regressors[row + 2]) * scaleX, h = Double(regressors[row + 3]) * scaleY
             let keypoints = (0..<6).map { k in
-                Point(x: Double(regressors[row + 4 + 2 * k]) * scale + anchor.x,
-                       y: Double(regressors[row + 5 + 2 * k]) * scale + anchor.y)
+                Point(x: Double(regressors[row + 4 + 2 * k]) * scaleX + anchor.x,
+                       y: Double(regressors[row + 5 + 2 * k]) * scaleY + anchor.y)
             }
             let detection = Detection(xMin: cx - w / 2, yMin: cy - h / 2, xMax: cx + w / 2, yMax: cy + h / 2,
                                       keypoints: keypoints, score: score)

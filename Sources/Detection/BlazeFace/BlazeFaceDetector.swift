@@ -18,8 +18,13 @@ package final class BlazeFaceDetector: FaceDetector {
     /// Faces whose box is narrower or shorter than this many pixels are dropped.
     package let minFaceSize: Double
 
-    private let network: NeuralNetwork
-    private let decoder: BlazeFaceDecoder
+    /// False: frames are letterboxed into the model's square input, as MediaPipe does (for
+    /// comparing with it, or a model whose graph cannot change size). True: the input's shorter
+    /// side follows the frame's aspect (`BlazeFaceVariant.shortInputSide`), same picture, less padding.
+    package let fitsInputToFrame: Bool
+    private let network: ResizableNetwork
+    /// The decoder of the last input size used (a video keeps one size).
+    private var decoder: BlazeFaceDecoder
     private let sampler: BlazeFaceInputSampler
     private let regressorOutput: Int
     private let scoreOutput: Int
@@ -33,26 +38,31 @@ package final class BlazeFaceDetector: FaceDetector {
                       minFaceSize: configuration.minFaceSize)
     }
 
-    /// Builds a detector from an explicit model file.
-    package init(variant: BlazeFaceVariant, modelPath: String, threshold: Double? = nil, minFaceSize: Double = 0)
-        throws {
+    /// Builds a detector from an explicit model file; `squareInput` letterboxes every frame into
+    /// the model's square input.
+    package init(variant: BlazeFaceVariant, modelPath: String, threshold: Double? = nil, minFaceSize: Double = 0,
+                 squareInput: Bool = false) throws {
         self.variant = variant
         self.threshold = threshold ?? variant.defaultThreshold
         self.minFaceSize = minFaceSize
-        let network: NeuralNetwork
+        let network: ResizableNetwork, square: NeuralNetwork
+        let anchors = variant.anchorCount, size = variant.inputSize
         do {
-            network = try NeuralNetwork(tfliteFile: modelPath)
+            network = try ResizableNetwork(graph: try TFLiteReader.graph(contentsOf: modelPath), capacity: 12)
+            square = try network.network(height: size, width: size)
         } catch let error as NeuralRuntimeError {
             throw ModelError.damaged(path: modelPath, reason: error.description)
         }
-        let anchors = variant.anchorCount, size = variant.inputSize
-        guard network.inputShapes.first == [1, size, size, 3], network.outputShapes.count == 2,
-              let regressors = network.outputShapes.firstIndex(of: [1, anchors, 16]),
-              let scores = network.outputShapes.firstIndex(of: [1, anchors, 1]) else {
+        guard network.graph.tensors[network.graph.inputs[0]].shape == [1, size, size, 3], square.outputShapes.count == 2,
+              let regressors = square.outputShapes.firstIndex(of: [1, anchors, 16]),
+              let scores = square.outputShapes.firstIndex(of: [1, anchors, 1]) else {
             throw ModelError.damaged(path: modelPath, reason: "not the BlazeFace \(variant.rawValue)-range model: "
-                + "input \(network.inputShapes), outputs \(network.outputShapes)")
+                + "input \(square.inputShapes), outputs \(square.outputShapes)")
         }
         self.network = network
+        // A 16:9 input plans only if the graph's resizes and reshapes can follow the size.
+        let wide = variant.shortInputSide(frameWidth: 16, frameHeight: 9)
+        fitsInputToFrame = !squareInput && (try? network.network(height: wide, width: size)) != nil
         regressorOutput = regressors
         scoreOutput = scores
         decoder = BlazeFaceDecoder(variant: variant, threshold: self.threshold)
@@ -69,15 +79,34 @@ package final class BlazeFaceDetector: FaceDetector {
     /// The faces in `image`, most confident first.
     package func detect(in image: BGRAImage) throws -> [FaceObservation] {
         guard !image.isEmpty else { return [] }
-        let letterbox = Letterbox(frameWidth: image.width, frameHeight: image.height)
-        return detections(in: image).compactMap { observation(from: $0, letterbox: letterbox) }
+        let letterbox = letterbox(for: image)
+        return try detections(in: image, letterbox: letterbox).compactMap { observation(from: $0, letterbox: letterbox) }
             .filter { $0.bounds.width >= minFaceSize && $0.bounds.height >= minFaceSize }
     }
 
+    /// Where `image` sits in the network input (`fitsInputToFrame`).
+    package func letterbox(for image: BGRAImage) -> Letterbox {
+        let long = variant.inputSize
+        let short = fitsInputToFrame ? variant.shortInputSide(frameWidth: image.width, frameHeight: image.height) : long
+        let wide = image.width >= image.height
+        return Letterbox(frameWidth: image.width, frameHeight: image.height,
+                         inputWidth: wide ? long : short, inputHeight: wide ? short : long)
+    }
+
     /// The decoded detections in normalised network-input coordinates (before undoing the letterbox).
-    package func detections(in image: BGRAImage) -> [BlazeFaceDecoder.Detection] {
+    package func detections(in image: BGRAImage, letterbox: Letterbox) throws -> [BlazeFaceDecoder.Detection] {
         guard !image.isEmpty else { return [] }
-        sampler.fill(network.input(0), from: image)
+        let network: NeuralNetwork
+        do {
+            network = try self.network.network(height: letterbox.inputHeight, width: letterbox.inputWidth)
+        } catch let error as NeuralRuntimeError {
+            throw BlazeFaceError.inputSize(width: letterbox.inputWidth, height: letterbox.inputHeight, reason: error.description)
+        }
+        if decoder.inputWidth != letterbox.inputWidth || decoder.inputHeight != letterbox.inputHeight {
+            decoder = BlazeFaceDecoder(variant: variant, threshold: threshold,
+                                       inputWidth: letterbox.inputWidth, inputHeight: letterbox.inputHeight)
+        }
+        sampler.fill(network.input(0), from: image, letterbox: letterbox)
         network.run()
         return decoder.decode(regressors: network.output(regressorOutput), scores: network.output(scoreOutput))
     }

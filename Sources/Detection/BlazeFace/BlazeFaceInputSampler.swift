@@ -1,10 +1,10 @@
 import FaceCore
 
-/// Fills a BlazeFace input tensor from a BGRA frame: letterboxed to a square (black bars),
-/// bilinear-resized to N x N, RGB, scaled to [-1, 1]. Frames much larger than the input are
-/// first shrunk by an integer factor (block average) so the bilinear step does not alias.
+/// Fills a BlazeFace input tensor from a BGRA frame: letterboxed into the input (black bars),
+/// bilinear-resized, RGB, scaled to [-1, 1]. Frames much larger than the input are first shrunk
+/// by an integer factor (block average) so the bilinear step does not alias.
 struct BlazeFaceInputSampler {
-    /// Network input side.
+    /// Network input side (the longer side of a non-square input).
     let size: Int
 
     /// The integer shrink factor for a frame: about half the ratio of its longer side to the input
@@ -13,20 +13,23 @@ struct BlazeFaceInputSampler {
         max(1, min(max(width, height) / (2 * size), width, height))
     }
 
-    /// Writes `size * size * 3` floats for `image` (which must not be empty) into `input`.
-    func fill(_ input: UnsafeMutableBufferPointer<Float>, from image: BGRAImage) {
+    /// Writes `letterbox.inputWidth * letterbox.inputHeight * 3` floats for `image` (which must
+    /// not be empty, and have the letterbox's frame size) into `input`.
+    func fill(_ input: UnsafeMutableBufferPointer<Float>, from image: BGRAImage, letterbox: Letterbox) {
+        let width = letterbox.inputWidth, height = letterbox.inputHeight
         let factor = shrinkFactor(width: image.width, height: image.height)
         let source = image.downscaled(by: factor)
-        let columns = taps(frameSize: image.width, side: max(image.width, image.height), factor: factor,
+        let extent = letterbox.extent
+        let columns = taps(frameSize: image.width, extent: extent.width, count: width, factor: factor,
                            sourceSize: source.width)
-        let rows = taps(frameSize: image.height, side: max(image.width, image.height), factor: factor,
+        let rows = taps(frameSize: image.height, extent: extent.height, count: height, factor: factor,
                         sourceSize: source.height)
-        guard let base = input.baseAddress, input.count >= size * size * 3 else { return }
+        guard let base = input.baseAddress, input.count >= width * height * 3 else { return }
         let scale: Float = 2 / 255
         for (y, row) in rows.enumerated() {
-            let out = base + y * size * 3
+            let out = base + y * width * 3
             guard let row else {
-                out.update(repeating: -1, count: size * 3)
+                out.update(repeating: -1, count: width * 3)
                 continue
             }
             let top = source.row(row.lower), bottom = source.row(row.upper)
@@ -42,12 +45,13 @@ struct BlazeFaceInputSampler {
         }
     }
 
-    /// Source taps along one axis (nil marks the letterbox's black bars). `frameSize` pixels are centred in a square of `side`; the
-    /// source image has `sourceSize` pixels, each covering `factor` frame pixels.
-    private func taps(frameSize: Int, side: Int, factor: Int, sourceSize: Int) -> [BilinearTap?] {
-        let offset = Double(side - frameSize) / 2
-        let step = Double(side) / Double(size)
-        return (0..<size).map { index in
+    /// Source taps along one axis (nil marks the letterbox's black bars): `count` input pixels span
+    /// `extent` frame pixels, the frame's `frameSize` pixels centred in them; the source image has
+    /// `sourceSize` pixels, each covering `factor` frame pixels.
+    private func taps(frameSize: Int, extent: Double, count: Int, factor: Int, sourceSize: Int) -> [BilinearTap?] {
+        let offset = (extent - Double(frameSize)) / 2
+        let step = extent / Double(count)
+        return (0..<count).map { index in
             let position = (Double(index) + 0.5) * step - offset
             guard position >= 0, position < Double(frameSize), sourceSize > 0 else { return nil }
             let sourcePosition = min(max(position / Double(factor) - 0.5, 0), Double(sourceSize - 1))
