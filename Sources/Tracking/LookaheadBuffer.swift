@@ -31,9 +31,9 @@ package struct LookaheadBuffer<Payload> {
     /// Track serial → the last frame a detector found it on.
     private var lastDetected: [Int: Int] = [:]
 
-    /// A buffer holding `depth` frames (at least 1).
+    /// A buffer holding `depth` frames (0: each frame leaves as it comes, nothing decided later).
     package init(depth: Int) {
-        self.depth = max(1, depth)
+        self.depth = max(0, depth)
     }
 
     /// Takes the tracker's rows for the next frame; returns the frames that leave the window.
