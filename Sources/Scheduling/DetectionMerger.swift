@@ -3,19 +3,25 @@ import FaceCore
 /// Puts the faces of one frame's passes together: each pass's faces mapped from its picture to
 /// frame pixels and labelled with the pass's source; faces cut by the edge of a crop or tile (an
 /// edge inside the frame) dropped, since their box is cut too; then overlapping boxes reduced to
-/// the most confident one (non-maximum suppression).
+/// the most confident one (non-maximum suppression). Boxes that overlap little but of which one
+/// lies mostly inside the other are the same face too: a part of it (a tile smaller than the face
+/// sees only its eyes and forehead) or the same face boxed tighter by another pass.
 public struct DetectionMerger: Sendable {
     /// Boxes overlapping more than this (IoU) are the same face.
     public var overlapThreshold: Double
+    /// A box with at least this share of its area inside another is the same face.
+    public var containedShare: Double
     /// Picture pixels from a region's inner edge within which a face counts as cut.
     public var edgeMargin: Double
     private let frame: Rect
     private var faces: [FaceObservation] = []
 
     /// A merger for one `width` x `height` frame.
-    public init(width: Int, height: Int, overlapThreshold: Double = 0.4, edgeMargin: Double = 2) {
+    public init(width: Int, height: Int, overlapThreshold: Double = 0.4, containedShare: Double = 0.7,
+                edgeMargin: Double = 2) {
         frame = Rect(x: 0, y: 0, width: Double(width), height: Double(height))
         self.overlapThreshold = overlapThreshold
+        self.containedShare = containedShare
         self.edgeMargin = edgeMargin
     }
 
@@ -36,10 +42,14 @@ public struct DetectionMerger: Sendable {
     public func merged() -> [FaceObservation] {
         let sorted = faces.sorted { $0.confidence > $1.confidence }
         var kept: [FaceObservation] = []
-        for face in sorted where !kept.contains(where: { $0.bounds.iou(face.bounds) > overlapThreshold }) {
+        for face in sorted where !kept.contains(where: { isSameFace($0.bounds, face.bounds) }) {
             kept.append(face)
         }
         return kept
+    }
+
+    private func isSameFace(_ a: Rect, _ b: Rect) -> Bool {
+        a.iou(b) > overlapThreshold || a.intersection(b).area >= containedShare * min(a.area, b.area)
     }
 
     /// True when the box touches an edge of the picture that lies inside the frame.

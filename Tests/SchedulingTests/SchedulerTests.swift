@@ -143,6 +143,25 @@ final class SchedulerTests: XCTestCase {
         XCTAssertEqual(merged[0].leftEye?.y ?? 0, 455 + 55 * 150.0 / 128, accuracy: 1e-9)
     }
 
+    func testMergerKeepsOneBoxWhenOneLiesInsideTheOther() {
+        // A tile narrower than a large face finds its eyes and forehead: little overlap (IoU 0.25)
+        // but the part lies inside the whole face, so it is the same face; two faces side by side
+        // and a small face beside a large one stay.
+        var merger = DetectionMerger(width: 1000, height: 1000)
+        let full = ScheduledPass(kind: .full, region: Rect(x: 0, y: 0, width: 1000, height: 1000), pictureWidth: 500,
+                                 pictureHeight: 500)
+        merger.add([FaceObservation(bounds: Rect(x: 50, y: 50, width: 200, height: 200), confidence: 0.9),
+                    FaceObservation(bounds: Rect(x: 300, y: 50, width: 100, height: 100), confidence: 0.8)], from: full)
+        let tile = ScheduledPass(kind: .tile(index: 0), region: Rect(x: 0, y: 0, width: 1000, height: 1000),
+                                 pictureWidth: 1000, pictureHeight: 1000)
+        merger.add([FaceObservation(bounds: Rect(x: 140, y: 140, width: 200, height: 200), confidence: 0.6),
+                    FaceObservation(bounds: Rect(x: 860, y: 100, width: 30, height: 30), confidence: 0.5)], from: tile)
+        let merged = merger.merged()
+        XCTAssertEqual(merged.map(\.confidence), [0.9, 0.8, 0.5])
+        XCTAssertEqual(merged[0].bounds, Rect(x: 100, y: 100, width: 400, height: 400))
+        XCTAssertEqual(merged[2].source, .tile)
+    }
+
     func testSceneCutDetectorSeesCutsNotMotion() {
         var detector = SceneCutDetector()
         let count = SceneCutDetector.columns * SceneCutDetector.rows
