@@ -3,10 +3,10 @@ extension GraphDescription {
     /// The graph with its first input, NHWC [N,H,W,C], made `height` x `width`. Most operations
     /// follow on their own; the two that carry sizes are adapted: a bilinear resize to a whole
     /// multiple of its input's size keeps the multiple (an up-sampling step), and a reshape of
-    /// [N,H,W,C] to [N, rows, K] (K dividing C: the spatial axes and anchors flattened) flattens the
-    /// new ones. Declared shapes of
-    /// computed tensors are dropped (the network infers them again). Throws `GraphIssue` where a
-    /// size cannot follow (a resize to a fixed size, a reshape of another kind).
+    /// [N,H,W,C] to [N, rows, K] (K dividing C: the spatial axes and anchors flattened) flattens
+    /// the new ones. Declared shapes of computed tensors are dropped (the network infers them
+    /// again). Throws `GraphIssue` where a size cannot follow (a resize to a fixed size, a reshape
+    /// of another kind).
     func withInputSize(height: Int, width: Int) throws -> GraphDescription {
         guard let input = inputs.first, tensors.indices.contains(input), tensors[input].shape.count == 4 else {
             throw GraphIssue("the first input is not a 4-D image")
@@ -47,7 +47,8 @@ extension GraphDescription {
             }
             result.operations[step].kind = kind
             guard let output = operation.outputs.first else { continue }
-            declared[output] = try ShapeInference.outputShape(operation.kind, inputs: before)
+            // A graph declared at a placeholder size may not infer there; nothing then needs adapting.
+            declared[output] = try? ShapeInference.outputShape(operation.kind, inputs: before)
             resized[output] = try ShapeInference.outputShape(kind, inputs: after)
             result.tensors[output].shape = []
         }

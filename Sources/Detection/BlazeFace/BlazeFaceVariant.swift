@@ -70,7 +70,7 @@ public enum BlazeFaceVariant: String, Sendable, CaseIterable {
     /// Side of the network input across the frame's shorter side: the longer side's `inputSize`
     /// scaled by the frame's aspect, rounded up to a multiple of 32 (the networks halve the
     /// picture five times), never above `inputSize`. Only the letterbox bars shrink: a 16:9 frame
-    /// runs at 192 x 128 instead of 192 x 192, a third less work for the same picture.
+    /// runs at 192 x 128 instead of 192 x 192: the same picture, a third fewer pixels.
     package func shortInputSide(frameWidth: Int, frameHeight: Int) -> Int {
         let long = max(frameWidth, frameHeight, 1), short = max(min(frameWidth, frameHeight), 1)
         let scaled = Int((Double(inputSize) * Double(short) / Double(long)).rounded(.up))
