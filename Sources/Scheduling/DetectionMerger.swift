@@ -49,7 +49,9 @@ public struct DetectionMerger: Sendable {
     }
 
     private func isSameFace(_ a: Rect, _ b: Rect) -> Bool {
-        a.iou(b) > overlapThreshold || a.intersection(b).area >= containedShare * min(a.area, b.area)
+        // An empty or invalid box is inside nothing (it is dropped as invalid later).
+        let smaller = min(a.area, b.area)
+        return a.iou(b) > overlapThreshold || (smaller > 0 && a.intersection(b).area >= containedShare * smaller)
     }
 
     /// True when the box touches an edge of the picture that lies inside the frame.

@@ -156,10 +156,12 @@ final class SchedulerTests: XCTestCase {
                                  pictureWidth: 1000, pictureHeight: 1000)
         merger.add([FaceObservation(bounds: Rect(x: 140, y: 140, width: 200, height: 200), confidence: 0.6),
                     FaceObservation(bounds: Rect(x: 860, y: 100, width: 30, height: 30), confidence: 0.5)], from: tile)
+        // An empty box lies inside nothing and hides nothing: it is left for the validity check.
+        merger.add([FaceObservation(bounds: Rect(x: 150, y: 150, width: 0, height: 10), confidence: 0.95)], from: tile)
         let merged = merger.merged()
-        XCTAssertEqual(merged.map(\.confidence), [0.9, 0.8, 0.5])
-        XCTAssertEqual(merged[0].bounds, Rect(x: 100, y: 100, width: 400, height: 400))
-        XCTAssertEqual(merged[2].source, .tile)
+        XCTAssertEqual(merged.map(\.confidence), [0.95, 0.9, 0.8, 0.5])
+        XCTAssertEqual(merged[1].bounds, Rect(x: 100, y: 100, width: 400, height: 400))
+        XCTAssertEqual(merged[3].source, .tile)
     }
 
     func testSceneCutDetectorSeesCutsNotMotion() {
