@@ -137,7 +137,8 @@ public struct FaceTrackJob: Sendable {
         // Without a detector there is nothing to decide later, and held frames only cost memory.
         let fps = demuxer.framesPerSecond ?? 30
         let lookBack = detection.mode == .adaptive ? Int((fps / 2).rounded()) : 0
-        let lookahead = detection.detector == .none ? 0 : max(tracking.minHits + 2, detection.detectEvery + 1) + lookBack
+        let lookahead = detection.detector == .none
+            ? 0 : max(tracking.minHits + 2, detection.detectEvery + 1) + lookBack
         var trackerConfiguration = tracking.configuration(framesPerSecond: demuxer.framesPerSecond, threshold: threshold,
                                                           defaultTrackThreshold: detection.detector.defaultTrackThreshold)
         // Predictions are reported for as long as the look-ahead can confirm them; rows are

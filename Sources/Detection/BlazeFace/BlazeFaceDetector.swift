@@ -23,8 +23,10 @@ package final class BlazeFaceDetector: FaceDetector {
     /// side follows the frame's aspect (`BlazeFaceVariant.shortInputSide`), same picture, less padding.
     package let fitsInputToFrame: Bool
     private let network: ResizableNetwork
-    /// The decoder of the last input size used (a video keeps one size).
-    private var decoder: BlazeFaceDecoder
+    /// One decoder (its anchors) per input size met: a video alternates between a few (the
+    /// whole frame's, and the square of crops and tiles).
+    private var decoders: [InputSize: BlazeFaceDecoder] = [:]
+    private struct InputSize: Hashable { let width, height: Int }
     private let sampler: BlazeFaceInputSampler
     private let regressorOutput: Int
     private let scoreOutput: Int
@@ -65,7 +67,6 @@ package final class BlazeFaceDetector: FaceDetector {
         fitsInputToFrame = !squareInput && (try? network.network(height: wide, width: size)) != nil
         regressorOutput = regressors
         scoreOutput = scores
-        decoder = BlazeFaceDecoder(variant: variant, threshold: self.threshold)
         sampler = BlazeFaceInputSampler(size: size)
     }
 
@@ -102,9 +103,13 @@ package final class BlazeFaceDetector: FaceDetector {
         } catch let error as NeuralRuntimeError {
             throw BlazeFaceError.inputSize(width: letterbox.inputWidth, height: letterbox.inputHeight, reason: error.description)
         }
-        if decoder.inputWidth != letterbox.inputWidth || decoder.inputHeight != letterbox.inputHeight {
-            decoder = BlazeFaceDecoder(variant: variant, threshold: threshold,
-                                       inputWidth: letterbox.inputWidth, inputHeight: letterbox.inputHeight)
+        let size = InputSize(width: letterbox.inputWidth, height: letterbox.inputHeight)
+        let decoder: BlazeFaceDecoder
+        if let known = decoders[size] {
+            decoder = known
+        } else {
+            decoder = BlazeFaceDecoder(variant: variant, threshold: threshold, inputWidth: size.width, inputHeight: size.height)
+            decoders[size] = decoder
         }
         sampler.fill(network.input(0), from: image, letterbox: letterbox)
         network.run()
