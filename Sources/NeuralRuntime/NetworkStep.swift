@@ -53,6 +53,16 @@ enum NetworkStep {
         }
     }
 
+    /// Computes output rows `rows` of a convolution or depthwise convolution (a batch of one).
+    @inline(__always)
+    func run(rows: Range<Int>) {
+        switch self {
+        case let .convolution(kernel): kernel.run(rows: rows)
+        case let .depthwise(kernel): kernel.run(rows: rows)
+        default: preconditionFailure("only convolutions run by rows")
+        }
+    }
+
     /// Binds the kernel for `operation`; shapes were already checked by `ShapeInference`.
     /// `constant` gives a constant tensor's values in memory (copied on first use).
     static func make(_ operation: OperationDescription, shapes: [[Int]?], pointers: [UnsafeMutablePointer<Float>?],

@@ -28,6 +28,9 @@ package final class NeuralNetwork {
     private let steps: [NetworkStep]
     /// Rough multiply-adds per step (output elements x taps per element), to decide splitting.
     private let stepWork: [Int]
+    /// Runs of steps computed in row strips by `run()`, and per step the run starting there (or -1).
+    let chains: [RowStripChain]
+    private let chainAt: [Int]
     /// Worker threads for `run(threads:)`, started on first use (threads - 1 of them).
     private var pool: OpaquePointer?
     private var poolThreads = 1
@@ -41,8 +44,9 @@ package final class NeuralNetwork {
     ///
     /// Networks of one graph planned for other input sizes may pass the same `shared` weights:
     /// convolution weights are then packed once for all of them.
+    /// `rowStrips: false` runs every step whole, one after another (to compare with).
     package init(graph original: GraphDescription, kernelPath path: KernelPath = .default,
-                 sharing shared: PackedWeights? = nil) throws {
+                 sharing shared: PackedWeights? = nil, rowStrips: Bool = true) throws {
         let weights = shared ?? PackedWeights()
         self.weights = weights
         kernelPath = path
@@ -128,6 +132,15 @@ package final class NeuralNetwork {
             producer[operation.outputs[0]] = step
         }
         for index in graph.outputs { lastUse[index] = operations.count }
+        // Every tensor a strip run touches stays alive (unshared) until the run's last step.
+        let chains = rowStrips ? RowStripPlanner.chains(operations, shapes: shapes) : []
+        for chain in chains {
+            for step in chain.steps {
+                for index in operations[step].inputs + operations[step].outputs where index >= 0 {
+                    lastUse[index] = max(lastUse[index], chain.steps.upperBound - 1)
+                }
+            }
+        }
 
         // Memory plan over the activation tensors (everything that is not a constant).
         var planned: [Int] = []
@@ -181,6 +194,10 @@ package final class NeuralNetwork {
         }
         self.storage = storage
         self.steps = steps
+        self.chains = chains
+        var chainAt = [Int](repeating: -1, count: steps.count)
+        for (position, chain) in chains.enumerated() { chainAt[chain.steps.lowerBound] = position }
+        self.chainAt = chainAt
         self.stepWork = stepWork
         arenaFloatCount = plan.size
         unplannedFloatCount = requests.reduce(0) { $0 + $1.size }
@@ -208,7 +225,43 @@ package final class NeuralNetwork {
     /// Runs every operation once on the current inputs.
     package func run() {
         withExtendedLifetime(storage) {
-            for step in steps { step.run() }
+            var index = 0
+            while index < steps.count {
+                if chainAt[index] >= 0 {
+                    let chain = chains[chainAt[index]]
+                    runInStrips(chain)
+                    index = chain.steps.upperBound
+                } else {
+                    steps[index].run()
+                    index += 1
+                }
+            }
+        }
+    }
+
+    /// Runs `chain` one output row of its last step at a time: working backwards, the rows each
+    /// step must have done (the input rows its reader reads), then forwards, each step computes
+    /// the rows it has not done yet.
+    private func runInStrips(_ chain: RowStripChain) {
+        let count = chain.steps.count, first = chain.steps.lowerBound
+        withUnsafeTemporaryAllocation(of: Int.self, capacity: 2 * count) { buffer in
+            let done = buffer.baseAddress!, needed = done + count
+            done.initialize(repeating: 0, count: 2 * count)
+            for row in 1...chain.rows[count - 1].outputRows {
+                needed[count - 1] = row
+                for k in stride(from: count - 1, to: 0, by: -1) {
+                    needed[k - 1] = max(needed[k - 1], chain.rows[k].inputRowsRead(forOutputRows: needed[k]))
+                }
+                for k in 0..<count where needed[k] > done[k] {
+                    steps[first + k].run(rows: done[k]..<needed[k])
+                    done[k] = needed[k]
+                }
+            }
+            // Rows no later step of the run reads (a stride-2 step may skip the last one) are
+            // still part of the output.
+            for k in 0..<count where done[k] < chain.rows[k].outputRows {
+                steps[first + k].run(rows: done[k]..<chain.rows[k].outputRows)
+            }
         }
     }
 

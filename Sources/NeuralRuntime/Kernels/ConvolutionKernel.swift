@@ -63,7 +63,16 @@ struct ConvolutionKernel {
     /// Computes share `part` of `parts` of the output pixels (whole micro-kernel tiles), so that
     /// workers can split one convolution without touching the same memory.
     func run(part: Int, of parts: Int) {
-        let range = WorkShare.range(part: part, of: parts, total: pixels, multiple: Int(nk_conv_pixel_block(path.isa)))
+        run(pixels: WorkShare.range(part: part, of: parts, total: pixels, multiple: Int(nk_conv_pixel_block(path.isa))))
+    }
+
+    /// Computes output rows `rows` (a batch of one; `RowStripChain`).
+    func run(rows: Range<Int>) {
+        let width = Int(shape.out_w)
+        run(pixels: rows.lowerBound * width..<rows.upperBound * width)
+    }
+
+    private func run(pixels range: Range<Int>) {
         guard !range.isEmpty else { return }
         withUnsafePointer(to: shape) { shape in
             nk_conv_run(path.isa, shape, packed, input, output, zero, residual, slope, range.lowerBound,

@@ -70,7 +70,11 @@ struct DepthwiseConvolutionKernel {
 
     /// Computes the output rows of share `part` of `parts` (workers split one convolution by rows).
     func run(part: Int, of parts: Int) {
-        let rows = WorkShare.range(part: part, of: parts, total: batch * outH)
+        run(rows: WorkShare.range(part: part, of: parts, total: batch * outH))
+    }
+
+    /// Computes output rows `rows` (over batch and height).
+    func run(rows: Range<Int>) {
         if let packed = packedC {
             guard !rows.isEmpty else { return }
             withUnsafePointer(to: packed.shape) { shape in

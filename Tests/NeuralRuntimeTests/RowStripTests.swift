@@ -1,0 +1,92 @@
+import XCTest
+@testable import NeuralRuntime
+
+/// Mobile-network blocks run in row strips (`RowStripChain`) give bit for bit what running their
+/// steps one after another gives.
+final class RowStripTests: XCTestCase {
+    private func values(_ count: Int, seed: Int, scale: Float) -> [Float] {
+        (0..<count).map { Float((($0 &* 7919 &+ seed &* 104_729) % 211) - 105) / 105 * scale }
+    }
+
+    /// Two blocks: expansion 16 -> 96, depthwise 3x3 stride 2 without padding (so the expansion's
+    /// last row is read by no output row), projection to 48; then expansion 48 -> 144, depthwise
+    /// stride 1 with padding, projection to 48 plus the first block's output (a residual ADD the
+    /// optimizer fuses into the projection). The first expansion is also a graph output.
+    private func twoBlocks() -> GraphDescription {
+        var tensors = [TensorDescription(name: "in", shape: [1, 194, 130, 16])]
+        var operations: [OperationDescription] = []
+        var seed = 0
+        func constant(_ shape: [Int]) -> Int {
+            seed += 1
+            tensors.append(TensorDescription(name: "c\(seed)", shape: shape,
+                                             constant: values(shape.reduce(1, *), seed: seed, scale: 0.5)))
+            return tensors.count - 1
+        }
+        func add(_ kind: OperationKind, _ inputs: [Int]) -> Int {
+            tensors.append(TensorDescription(name: "t\(tensors.count)", shape: []))
+            operations.append(OperationDescription(kind: kind, inputs: inputs, outputs: [tensors.count - 1]))
+            return tensors.count - 1
+        }
+        let relu6 = ConvolutionParameters(activation: .relu6)
+        let expansion = add(.conv2D(relu6), [0, constant([96, 1, 1, 16]), constant([96])])
+        let stride2 = ConvolutionParameters(strideH: 2, strideW: 2, activation: .relu6)
+        let depthwise = add(.depthwiseConv2D(stride2, depthMultiplier: 1), [expansion, constant([1, 3, 3, 96]), constant([96])])
+        let block = add(.conv2D(ConvolutionParameters()), [depthwise, constant([48, 1, 1, 96]), constant([48])])
+        let second = add(.conv2D(relu6), [block, constant([144, 1, 1, 48]), constant([144])])
+        let same = ConvolutionParameters(padding: SpatialPadding(top: 1, left: 1, bottom: 1, right: 1), activation: .relu6)
+        let depthwise2 = add(.depthwiseConv2D(same, depthMultiplier: 1), [second, constant([1, 3, 3, 144]), constant([144])])
+        let projection = add(.conv2D(ConvolutionParameters()), [depthwise2, constant([48, 1, 1, 144]), constant([48])])
+        let sum = add(.add(.none), [projection, block])
+        return GraphDescription(tensors: tensors, operations: operations, inputs: [0], outputs: [sum, expansion],
+                                name: "blocks")
+    }
+
+    func testBlocksInStripsMatchStepsRunWhole() throws {
+        let graph = twoBlocks()
+        let input = values(194 * 130 * 16, seed: 99, scale: 1)
+        for path in KernelPath.supported {
+            let strips = try NeuralNetwork(graph: graph, kernelPath: path)
+            let whole = try NeuralNetwork(graph: graph, kernelPath: path, rowStrips: false)
+            XCTAssertEqual(strips.chains.map(\.steps), [0..<3, 3..<6], "both blocks, the ADD fused (\(path))")
+            XCTAssertEqual(whole.chains, [])
+            for network in [strips, whole] {
+                _ = network.input(0).update(from: input)
+                network.run()
+            }
+            XCTAssertEqual(strips.outputShapes, [[1, 96, 64, 48], [1, 194, 130, 96]])
+            for index in 0..<2 {
+                XCTAssertTrue(Array(strips.output(index)) == Array(whole.output(index)), "output \(index) on \(path)")
+            }
+        }
+    }
+
+    func testSmallTensorsAndLargeWeightsRunWhole() throws {
+        var graph = twoBlocks()
+        graph.tensors[0].shape = [1, 34, 30, 16]
+        XCTAssertEqual(try NeuralNetwork(graph: graph).chains, [], "outputs that fit the cache")
+    }
+
+    func testInputRowsReadByOutputRows() {
+        let stride2 = RowDependency(inputRows: 9, outputRows: 4, stride: 2, padTop: 0, reach: 2)
+        XCTAssertEqual((0...4).map { stride2.inputRowsRead(forOutputRows: $0) }, [0, 3, 5, 7, 9])
+        let padded = RowDependency(inputRows: 5, outputRows: 5, stride: 1, padTop: 1, reach: 2)
+        XCTAssertEqual((0...5).map { padded.inputRowsRead(forOutputRows: $0) }, [0, 2, 3, 4, 5, 5])
+    }
+
+    /// CenterFace at 192 x 320 has three blocks large enough for strips; its four outputs match.
+    func testCenterFaceInStripsMatchesStepsRunWhole() throws {
+        var graph = try ONNXReader.graph(contentsOf: try TestSupport.modelPath("centerface.onnx"))
+        graph.tensors[graph.inputs[0]].shape = [1, 192, 320, 3]
+        let strips = try NeuralNetwork(graph: graph), whole = try NeuralNetwork(graph: graph, rowStrips: false)
+        XCTAssertFalse(strips.chains.isEmpty)
+        let count = 192 * 320 * 3
+        let input = (0..<count).map { (index: Int) -> Float in Float((index * 7919) % 256) / 255 }
+        for network in [strips, whole] {
+            _ = network.input(0).update(from: input)
+            network.run()
+        }
+        for index in 0..<4 {
+            XCTAssertTrue(Array(strips.output(index)) == Array(whole.output(index)), "output \(index)")
+        }
+    }
+}
