@@ -31,6 +31,10 @@ struct RowDependency: Sendable, Equatable {
 enum RowStripPlanner {
     /// Output tensors below this many bytes stay in the cache anyway.
     static let minimumOutputBytes = 512 * 1024
+    /// A block gains only when its expansion is this large: below it (BlazeFace's 96 x 64 x 32,
+    /// 786 KB) the tensors come back from the L3 cache quickly and the strips' extra kernel calls
+    /// cost as much as they save.
+    static let minimumExpansionBytes = 2 * 1024 * 1024
     /// A step in strips reads its weights once per strip: only steps whose output is this many
     /// times their weights (the early, wide layers) gain.
     static let minimumOutputToWeights = 32
@@ -47,7 +51,8 @@ enum RowStripPlanner {
             guard case .conv2D = operations[step].kind, case .depthwiseConv2D = operations[step + 1].kind,
                   operations[step + 1].inputs[0] == operations[step].outputs[0],
                   let expansion = rowDependency(operations[step], shapes: shapes),
-                  let depthwise = rowDependency(operations[step + 1], shapes: shapes)
+                  let depthwise = rowDependency(operations[step + 1], shapes: shapes),
+                  let expanded = shapes[operations[step].outputs[0]], expanded.reduce(4, *) >= minimumExpansionBytes
             else {
                 step += 1
                 continue
