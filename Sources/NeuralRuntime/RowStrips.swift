@@ -3,7 +3,7 @@
 /// after another. The expansion writes a tensor far larger than the cache (CenterFace's first:
 /// 192 x 320 x 96 floats, 23.6 MB) that the depthwise convolution would then read back from
 /// memory; in strips it reads rows still in the cache (CenterFace at 640 x 384: about 46 instead
-/// of 52 ms). Each output value is computed by the same kernel code in the same order, so the
+/// of 51 ms). Each output value is computed by the same kernel code in the same order, so the
 /// results are identical to running the steps one after another.
 struct RowStripChain: Sendable, Equatable {
     /// Operations (steps) `first..<end` of the network.
