@@ -28,9 +28,8 @@ package final class NeuralNetwork {
     private let steps: [NetworkStep]
     /// Rough multiply-adds per step (output elements x taps per element), to decide splitting.
     private let stepWork: [Int]
-    /// Runs of steps computed in row strips by `run()`, and per step the run starting there (or -1).
+    /// Runs of steps computed in row strips by `run()`, in step order.
     let chains: [RowStripChain]
-    private let chainAt: [Int]
     /// Worker threads for `run(threads:)`, started on first use (threads - 1 of them).
     private var pool: OpaquePointer?
     private var poolThreads = 1
@@ -195,9 +194,6 @@ package final class NeuralNetwork {
         self.storage = storage
         self.steps = steps
         self.chains = chains
-        var chainAt = [Int](repeating: -1, count: steps.count)
-        for (position, chain) in chains.enumerated() { chainAt[chain.steps.lowerBound] = position }
-        self.chainAt = chainAt
         self.stepWork = stepWork
         arenaFloatCount = plan.size
         unplannedFloatCount = requests.reduce(0) { $0 + $1.size }
@@ -225,12 +221,12 @@ package final class NeuralNetwork {
     /// Runs every operation once on the current inputs.
     package func run() {
         withExtendedLifetime(storage) {
-            var index = 0
+            var index = 0, nextChain = 0
             while index < steps.count {
-                if chainAt[index] >= 0 {
-                    let chain = chains[chainAt[index]]
-                    runInStrips(chain)
-                    index = chain.steps.upperBound
+                if nextChain < chains.count, chains[nextChain].steps.lowerBound == index {
+                    runInStrips(chains[nextChain])
+                    index = chains[nextChain].steps.upperBound
+                    nextChain += 1
                 } else {
                     steps[index].run()
                     index += 1

@@ -14,9 +14,6 @@ final class KernelPathTests: XCTestCase {
         var depthwise = false
     }
 
-    private func values(_ count: Int, seed: Int, scale: Float) -> [Float] {
-        (0..<count).map { Float((($0 &* 7919 &+ seed &* 104_729) % 211) - 105) / 105 * scale }
-    }
 
     private func parameters(_ c: Case) -> ConvolutionParameters {
         let effective = (c.kernel - 1) * c.dilation + 1
@@ -62,11 +59,11 @@ final class KernelPathTests: XCTestCase {
     }
 
     private func check(_ c: Case, file: StaticString = #filePath, line: UInt = #line) throws {
-        let input = values(c.batch * c.height * c.width * c.inC, seed: 1, scale: 2)
+        let input = TestSupport.values(c.batch * c.height * c.width * c.inC, seed: 1, scale: 2)
         let taps = c.kernel * c.kernel
         let filterShape = c.depthwise ? [1, c.kernel, c.kernel, c.outC] : [c.outC, c.kernel, c.kernel, c.inC]
-        let filter = values(filterShape.reduce(1, *), seed: 2, scale: 1 / Float(taps).squareRoot())
-        let bias = values(c.outC, seed: 3, scale: 1)
+        let filter = TestSupport.values(filterShape.reduce(1, *), seed: 2, scale: 1 / Float(taps).squareRoot())
+        let bias = TestSupport.values(c.outC, seed: 3, scale: 1)
         let kind: OperationKind = c.depthwise ? .depthwiseConv2D(parameters(c), depthMultiplier: 1) : .conv2D(parameters(c))
         let graph = GraphDescription(
             tensors: [TensorDescription(name: "in", shape: [c.batch, c.height, c.width, c.inC]),
@@ -149,14 +146,14 @@ final class KernelPathTests: XCTestCase {
                              expectedSteps: Int, file: StaticString = #filePath, line: UInt = #line) throws {
         let (h, w, cin, cout) = (5, 11, 6, 20)
         let c = Case(height: h, width: w, inC: cin, outC: cout, kernel: 3)
-        let input = values(h * w * cin, seed: 1, scale: 2)
-        let filter = values(cout * 9 * cin, seed: 2, scale: 0.3), bias = values(cout, seed: 3, scale: 1)
-        let slopes = values(cout, seed: 4, scale: 0.5)
+        let input = TestSupport.values(h * w * cin, seed: 1, scale: 2)
+        let filter = TestSupport.values(cout * 9 * cin, seed: 2, scale: 0.3), bias = TestSupport.values(cout, seed: 3, scale: 1)
+        let slopes = TestSupport.values(cout, seed: 4, scale: 0.5)
         var tensors = [TensorDescription(name: "in", shape: [1, h, w, cin]),
                        TensorDescription(name: "filter", shape: [cout, 3, 3, cin], constant: filter),
                        TensorDescription(name: "bias", shape: [cout], constant: bias),
                        TensorDescription(name: "conv", shape: []),
-                       TensorDescription(name: "skip filter", shape: [cout, 1, 1, cin], constant: values(cout * cin, seed: 5, scale: 0.5)),
+                       TensorDescription(name: "skip filter", shape: [cout, 1, 1, cin], constant: TestSupport.values(cout * cin, seed: 5, scale: 0.5)),
                        TensorDescription(name: "skip", shape: []),
                        TensorDescription(name: "sum", shape: []),
                        TensorDescription(name: "slopes", shape: [1, 1, cout], constant: slopes),
@@ -221,8 +218,8 @@ final class KernelPathTests: XCTestCase {
                                                                         (3, 2, 1, 1, 0, 0, 5, 11),
                                                                         (4, 2, 1, 1, 1, 1, 9, 17), (3, 1, 1, 1, 1, 1, 4, 8)] {
             let (h, w) = (5, 7)
-            let input = values(h * w * inC, seed: 1, scale: 2)
-            let filter = values(outC * kernel * kernel * inC, seed: 2, scale: 0.4), bias = values(outC, seed: 3, scale: 1)
+            let input = TestSupport.values(h * w * inC, seed: 1, scale: 2)
+            let filter = TestSupport.values(outC * kernel * kernel * inC, seed: 2, scale: 0.4), bias = TestSupport.values(outC, seed: 3, scale: 1)
             let padding = SpatialPadding(top: top, left: left, bottom: bottom, right: right)
             let outH = (h - 1) * stride + kernel - top - bottom, outW = (w - 1) * stride + kernel - left - right
             var expected = [Float](repeating: 0, count: outH * outW * outC)

@@ -4,10 +4,6 @@ import XCTest
 /// Mobile-network blocks run in row strips (`RowStripChain`) give bit for bit what running their
 /// steps one after another gives.
 final class RowStripTests: XCTestCase {
-    private func values(_ count: Int, seed: Int, scale: Float) -> [Float] {
-        (0..<count).map { Float((($0 &* 7919 &+ seed &* 104_729) % 211) - 105) / 105 * scale }
-    }
-
     /// Two blocks: expansion 16 -> 96, depthwise 3x3 stride 2 without padding (so the expansion's
     /// last row is read by no output row), projection to 48; then expansion 48 -> 144, depthwise
     /// stride 1 with padding, projection to 48 plus the first block's output (a residual ADD the
@@ -19,7 +15,7 @@ final class RowStripTests: XCTestCase {
         func constant(_ shape: [Int]) -> Int {
             seed += 1
             tensors.append(TensorDescription(name: "c\(seed)", shape: shape,
-                                             constant: values(shape.reduce(1, *), seed: seed, scale: 0.5)))
+                                             constant: TestSupport.values(shape.reduce(1, *), seed: seed, scale: 0.5)))
             return tensors.count - 1
         }
         func add(_ kind: OperationKind, _ inputs: [Int]) -> Int {
@@ -43,7 +39,7 @@ final class RowStripTests: XCTestCase {
 
     func testBlocksInStripsMatchStepsRunWhole() throws {
         let graph = twoBlocks()
-        let input = values(194 * 130 * 16, seed: 99, scale: 1)
+        let input = TestSupport.values(194 * 130 * 16, seed: 99, scale: 1)
         for path in KernelPath.supported {
             let strips = try NeuralNetwork(graph: graph, kernelPath: path)
             let whole = try NeuralNetwork(graph: graph, kernelPath: path, rowStrips: false)
@@ -79,8 +75,7 @@ final class RowStripTests: XCTestCase {
         graph.tensors[graph.inputs[0]].shape = [1, 192, 320, 3]
         let strips = try NeuralNetwork(graph: graph), whole = try NeuralNetwork(graph: graph, rowStrips: false)
         XCTAssertFalse(strips.chains.isEmpty)
-        let count = 192 * 320 * 3
-        let input = (0..<count).map { (index: Int) -> Float in Float((index * 7919) % 256) / 255 }
+        let input = TestSupport.pattern("noise", height: 192, width: 320, channels: 3)
         for network in [strips, whole] {
             _ = network.input(0).update(from: input)
             network.run()

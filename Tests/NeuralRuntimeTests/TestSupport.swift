@@ -58,6 +58,11 @@ enum TestSupport {
         }
     }
 
+    /// `count` deterministic values in [-scale, scale], different for each `seed`.
+    static func values(_ count: Int, seed: Int, scale: Float) -> [Float] {
+        (0..<count).map { Float((($0 &* 7919 &+ seed &* 104_729) % 211) - 105) / 105 * scale }
+    }
+
     /// Asserts |a - b| <= tolerance * max(1, |b|) element-wise.
     static func assertClose(_ actual: UnsafeBufferPointer<Float>, _ expected: [Float], tolerance: Float = 1e-4,
                             _ label: String, file: StaticString = #filePath, line: UInt = #line) {
