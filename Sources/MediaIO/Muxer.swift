@@ -22,11 +22,13 @@ package final class Muxer: @unchecked Sendable {
             throw MediaError.unknownContainer(output.finalPath)
         }
         var allocated: UnsafeMutablePointer<AVFormatContext>?
-        let status = avformat_alloc_output_context2(&allocated, format, nil, output.temporaryPath)
+        // A file: URL (the name mp4's +faststart reopens), and only the file protocol, like every input.
+        let status = avformat_alloc_output_context2(&allocated, format, nil, LocalFile.url(output.temporaryPath))
         guard status >= 0, let context = allocated else {
             throw MediaError.failed(output.finalPath, FFmpegError(status, "creating the output container"))
         }
         self.context = context
+        context.pointee.protocol_whitelist = av_strdup(LocalFile.protocols)
     }
 
     deinit {
@@ -86,7 +88,7 @@ package final class Muxer: @unchecked Sendable {
         guard !finished else { return }
         do {
             if context.pointee.oformat.pointee.flags & AVFMT_NOFILE == 0 {
-                try check(avio_open(&context.pointee.pb, output.temporaryPath, AVIO_FLAG_WRITE), "opening the output file")
+                try check(LocalFile.openForWriting(output.temporaryPath, into: &context.pointee.pb), "opening the output file")
                 ioOpened = true
             }
             var options: OpaquePointer?

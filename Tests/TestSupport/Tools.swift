@@ -14,8 +14,10 @@ public enum Tools {
 
     /// Runs `executable` (a path, or a name looked up on PATH) with `arguments` and waits for it.
     @discardableResult
-    public static func run(_ executable: String, _ arguments: [String], environment: [String: String]? = nil) throws -> Result {
+    public static func run(_ executable: String, _ arguments: [String], environment: [String: String]? = nil,
+                           directory: String? = nil) throws -> Result {
         let process = Process()
+        if let directory { process.currentDirectoryURL = URL(fileURLWithPath: directory) }
         if executable.contains("/") {
             process.executableURL = URL(fileURLWithPath: executable)
             process.arguments = arguments
@@ -67,8 +69,10 @@ public enum Tools {
             .split(separator: "\n").count
     }
 
-    /// The built `facetrack` executable, next to the test bundle.
+    /// The built `facetrack` executable, next to the test bundle (`FACETRACK_BINARY` names another
+    /// build, e.g. the base commit's, to see a new test fail there).
     public static var facetrack: String {
+        if let other = ProcessInfo.processInfo.environment["FACETRACK_BINARY"], !other.isEmpty { return other }
         let bundle = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent()
         for candidate in [bundle, bundle.deletingLastPathComponent()] {
             let path = candidate.appendingPathComponent("facetrack").path
