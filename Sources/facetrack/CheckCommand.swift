@@ -38,8 +38,8 @@ enum CheckCommand {
         if arguments.isSet(CommonFlags.help) { print(help); return 0 }
         guard arguments.positionals.count <= 1 else { throw UsageError("check takes at most one MANIFEST") }
         let manifest = try CheckManifest.load(path: arguments.positionals.first ?? "samples/manifest.json")
-        let scratch = FileManager.default.temporaryDirectory.appendingPathComponent("facetrack-check-\(ProcessInfo.processInfo.processIdentifier)")
-        try FileManager.default.createDirectory(at: scratch, withIntermediateDirectories: true)
+        // The runs' CSVs go to a private folder of a fresh name (mkdtemp: mode 0700, never an existing one).
+        let scratch = URL(fileURLWithPath: try privateFolder())
         defer { try? FileManager.default.removeItem(at: scratch) }
 
         var cases: [JUnitReport.Case] = []
@@ -64,7 +64,7 @@ enum CheckCommand {
                 line += summary
             }
             line += String(format: " (%.1f s)", seconds) + (note.isEmpty ? "" : "; " + note)
-            print(line)
+            print(Console.escapingControls(line))
             cases.append(JUnitReport.Case(name: entry.name, seconds: seconds, failures: failures, error: error, output: summary))
         }
         if let path = try arguments.value(junit) {
@@ -73,6 +73,16 @@ enum CheckCommand {
         let failed = cases.filter { $0.error != nil || !$0.failures.isEmpty }.count
         print("check: \(cases.count) clips, \(cases.count - failed) passed, \(failed) failed")
         return failed == 0 ? 0 : 1
+    }
+
+    /// A new folder only this user can enter, under the temporary folder.
+    private static func privateFolder() throws -> String {
+        var template = Array((FileManager.default.temporaryDirectory.path + "/facetrack-check.XXXXXX").utf8CString)
+        guard let made = template.withUnsafeMutableBufferPointer({ mkdtemp($0.baseAddress!) }) else {
+            throw EvaluationError.unwritable(FileManager.default.temporaryDirectory.path,
+                                             reason: "cannot make a temporary folder (\(String(cString: strerror(errno))))")
+        }
+        return String(cString: made)
     }
 
     /// Runs the clip's job (its manifest options, tracks to `csv`) in this process and scores its tracks.
