@@ -165,6 +165,16 @@ package struct AtomicOutput: Sendable {
             throw AtomicOutputError.unwritable(finalPath, reason: reason)
         }
         _ = AtomicOutput.pending.withLock { $0.remove(temporaryPath) }
+        _ = AtomicOutput.committed.withLock { $0.insert(targetPath) }
+    }
+
+    /// Files this process renamed into place (their targets), so a run that fails later removes
+    /// what it wrote and never a file that was there before it.
+    private static let committed = Mutex<Set<String>>([])
+
+    /// Whether this process renamed a file into place at `target`; forgets it.
+    package static func forgetCommitted(_ target: String) -> Bool {
+        committed.withLock { $0.remove(target) != nil }
     }
 
     /// Deletes the temporary file, if any (never a file written in place).

@@ -216,11 +216,18 @@ public struct FaceTrackJob: Sendable {
         do {
             for output in outputs { try output.finish() }
             if let path = self.outputs.tracksSummary { try TrackSummaryWriter.write(processor.tracking, to: path, inputs: inputs) }
-            try report?.finish(job: self, summary: summary)
         } catch {
             // One output failed (a full disk) after others were renamed into place: a failed run leaves none.
             self.outputs.removeWritten()
             throw error
+        }
+        // The report is made from the finished outputs' data: when it fails (a video it cannot
+        // read again), the tracks and the video stay, and the error says so.
+        do {
+            try report?.finish(job: self, summary: summary)
+        } catch {
+            throw ReportFailedError(report: self.outputs.report ?? "", reason: "\(error)",
+                                    kept: self.outputs.named.map(\.path).filter { $0 != self.outputs.report && $0 != "-" })
         }
         return summary
     }
@@ -273,4 +280,19 @@ public struct JobSettingsError: Error, CustomStringConvertible, Sendable {
 
     /// One line for the user.
     public var description: String { "invalid \(setting): expected \(expected)" }
+}
+
+/// `--report` failed after the run's other outputs were written; they are kept.
+public struct ReportFailedError: Error, CustomStringConvertible, Sendable {
+    /// The report's path.
+    public let report: String
+    /// Why it failed (one line naming the file).
+    public let reason: String
+    /// The outputs that were written and kept.
+    public let kept: [String]
+
+    /// One line for the user.
+    public var description: String {
+        "\(report): report not written: \(reason)" + (kept.isEmpty ? "" : "; kept \(kept.joined(separator: ", "))")
+    }
 }

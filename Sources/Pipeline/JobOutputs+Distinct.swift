@@ -25,13 +25,13 @@ extension JobOutputs {
         }
     }
 
-    /// Deletes the regular files at the output paths (symlinks followed; devices and FIFOs left
-    /// alone): the outputs already renamed into place by a run that then failed.
+    /// Deletes the outputs this run already renamed into place (symlinks followed; devices, FIFOs
+    /// and files it did not write left alone), after a later output failed.
     func removeWritten() {
         for output in named where output.path != "-" {
             let target = AtomicOutput.followingLinks(output.path)
             var info = stat()
-            if lstat(target, &info) == 0, info.st_mode & S_IFMT == S_IFREG { unlink(target) }
+            if AtomicOutput.forgetCommitted(target), lstat(target, &info) == 0, info.st_mode & S_IFMT == S_IFREG { unlink(target) }
         }
     }
 }

@@ -38,7 +38,7 @@ package enum ReportBuilder {
             let facts = try VideoFacts(path: video)
             try Thumbnails.checkMatch(rows, video: facts, videoPath: video)
             details.video = facts
-            model = TrackModel(rows, videoFrames: facts.frames, videoDuration: facts.duration)
+            model = TrackModel(rows, videoFrames: facts.frames, videoDuration: facts.duration, videoStart: facts.startTime)
             let started = Date()
             thumbnails = try Thumbnails.make(for: model.tracks, video: video)
             thumbnailSeconds = Date().timeIntervalSince(started)

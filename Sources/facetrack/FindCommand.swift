@@ -30,7 +30,8 @@ enum FindCommand {
           {"video":"a.mp4","ranges":[{"start":1.2,"end":4.84,"frames":91,"distance":0.23}]}
         (seconds; distance is the closest match in the range, lower is surer). Standard error gets
         the same as a table, unless --quiet. A video that cannot be read is reported and skipped
-        (exit 1); a photo without exactly one face is refused before any video (exit 2).
+        (exit 1); when no video can be read, an existing -o file is left as it was. A photo without
+        exactly one face is refused before any video (exit 2).
 
         OPTIONS:
         \(options.map(\.helpEntry).joined(separator: "\n"))
@@ -75,8 +76,12 @@ enum FindCommand {
                 failures += 1
             }
         }
-        try file.finish()
-        if !quiet { FileHandle.standardError.write(Data((table.joined(separator: "\n") + "\n").utf8)) }
+        // A run where no video could be read leaves an existing -o file as it was (the unfinished
+        // temporary file is deleted); one with results writes them, and exits 1 for the rest.
+        if failures < arguments.positionals.count || outputPath == nil { try file.finish() }
+        if !quiet {
+            FileHandle.standardError.write(Data((table.map(Console.escapingControls).joined(separator: "\n") + "\n").utf8))
+        }
         return failures == 0 ? 0 : 1
     }
 

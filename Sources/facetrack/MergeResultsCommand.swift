@@ -35,7 +35,10 @@ enum MergeResultsCommand {
             try file.write(report.mergedLines)
             try file.finish()
         }
-        print(arguments.isSet(json) ? report.json : report.text)
+        // Paths and error texts come from the files: control characters are shown escaped.
+        print(arguments.isSet(json) ? report.json
+                                    : report.text.split(separator: "\n", omittingEmptySubsequences: false)
+                                        .map { Console.escapingControls(String($0)) }.joined(separator: "\n"))
         // A line that does not parse (a shard killed mid-write) is a record lost: an error.
         if let first = report.invalidLines.first {
             Console.error(ResultsLineError(location: first, count: report.invalidLines.count))
