@@ -16,7 +16,8 @@ package struct FaceEmbeddingModel: Sendable {
         do {
             network = try DlibReader.faceRecognitionResNet(contentsOf: path)
         } catch let error as NeuralRuntimeError {
-            throw ModelError.damaged(path: path, reason: error.description)
+            throw error.unreadableReason.map { ModelError.unreadable(path: path, reason: $0) }
+                ?? ModelError.damaged(path: path, reason: error.description)
         }
     }
 

@@ -11,6 +11,12 @@ package enum NeuralRuntimeError: Error, CustomStringConvertible, Sendable {
     /// Tensor shapes do not fit an operation.
     case invalidGraph(model: String, reason: String)
 
+    /// The reason, when the file could not be read at all (not a damaged model).
+    package var unreadableReason: String? {
+        if case let .unreadable(_, reason) = self { return reason }
+        return nil
+    }
+
     /// One line for the user.
     package var description: String {
         switch self {

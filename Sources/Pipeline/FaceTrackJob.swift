@@ -40,6 +40,9 @@ public struct FaceTrackJob: Sendable {
     public var threads: Int
     /// Re-identification, known people and selective anonymisation.
     public var identity = IdentitySettings()
+    /// Files the job reads besides `input` (the `--eye-sprite` picture, the `--cascade` file; the
+    /// `--known` photos are added when they are read): no output may name one.
+    public var readFiles: [ReadFile] = []
     /// The `--known` people, read once by the caller (so a bad photo fails before any video and
     /// batch reads the folder once); nil reads `identity.knownFolder` in `run`.
     package var knownPeople: KnownPeople?
@@ -85,6 +88,8 @@ public struct FaceTrackJob: Sendable {
                     EncoderSettings.presets.joined(separator: ", "))
         try require(threads >= 0, "threads (--threads)", "0 (one per core) or more")
         try identity.validate()
+        try require(overlay.anonymize != nil || (identity.keep.isEmpty && identity.only.isEmpty),
+                    "people (--keep/--only)", "--anonymize blur|pixelate|fill: they choose whom it masks")
     }
 
     /// Reads the `--known` folder once (a photo without a face or with several throws a one-line
@@ -97,6 +102,7 @@ public struct FaceTrackJob: Sendable {
                                                threshold: identity.knownThreshold)
         try identity.validateNames(known: known)
         knownPeople = known
+        readFiles += known.photos.map { ReadFile(path: $0, role: "a --known photo") }
     }
 
     /// True when the face mesh has to run (attributes or landmarks asked for).
@@ -126,10 +132,15 @@ public struct FaceTrackJob: Sendable {
     private func run(progress: (@Sendable (JobProgress) -> Void)?, stop: StopSignal, extraOutputs: [FrameOutput]) throws
         -> ProcessingSummary {
         try validate()
-        try outputs.checkDistinct(input: input)
+        var readFiles = self.readFiles
+        if knownPeople == nil, let folder = identity.knownFolder, !folder.isEmpty,
+           let photos = try? KnownPeople.photoFiles(in: folder) {
+            readFiles += photos.flatMap(\.photos).map { ReadFile(path: $0, role: "a --known photo") }
+        }
+        try outputs.checkDistinct(input: input, readFiles: readFiles)
         // The input first: its errors come before any model is loaded.
         let demuxer = try Demuxer(path: input)
-        let inputs = [input]
+        let inputs = [input] + readFiles.map(\.path)
         let threshold = detection.effectiveThreshold
         // The look-ahead window: long enough to confirm a track from its first detection (or to
         // cover --detect-every), and with adaptive detection half a second more, the time within

@@ -11,7 +11,7 @@ extension JobOutputs {
     /// Refuses two outputs naming one file, or an output naming the input, compared by resolved
     /// path and by inode (so links and `..` are seen through); called before any frame is read,
     /// so a clash never costs a run nor leaves a broken file. "-" (standard output) is not a file.
-    public func checkDistinct(input: String? = nil) throws {
+    public func checkDistinct(input: String? = nil, readFiles: [ReadFile] = []) throws {
         // Standard output and devices (`/dev/null` twice is fine) are not files to clash over.
         let files = named.filter { output in
             var info = stat()
@@ -19,6 +19,9 @@ extension JobOutputs {
         }
         for (index, first) in files.enumerated() {
             if let input, AtomicOutput.sameFile(input, first.path) { throw AtomicOutputError.isInput(first.path) }
+            if let read = readFiles.first(where: { AtomicOutput.sameFile($0.path, first.path) }) {
+                throw AtomicOutputError.namesReadFile(first.path, role: read.role)
+            }
             for second in files[(index + 1)...] where AtomicOutput.sameFile(first.path, second.path) {
                 throw AtomicOutputError.sameOutput(second.path, first: first.option, second: second.option)
             }
@@ -33,5 +36,20 @@ extension JobOutputs {
             var info = stat()
             if AtomicOutput.forgetCommitted(target), lstat(target, &info) == 0, info.st_mode & S_IFMT == S_IFREG { unlink(target) }
         }
+    }
+}
+
+/// A file a job reads besides its input (a `--known` photo, the `--eye-sprite` picture, the
+/// `--cascade` file): no output may name it.
+public struct ReadFile: Sendable, Equatable {
+    /// The path as given.
+    public var path: String
+    /// What it is, for messages: "a --known photo".
+    public var role: String
+
+    /// Creates one.
+    public init(path: String, role: String) {
+        self.path = path
+        self.role = role
     }
 }

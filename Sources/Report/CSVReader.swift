@@ -1,3 +1,4 @@
+import FaceCore
 import Foundation
 
 /// A CSV file read as bytes (RFC 4180 quoting, LF or CRLF line ends, an optional UTF-8 byte-order
@@ -23,9 +24,9 @@ package struct CSVReader {
     package init(path: String) throws {
         let data: Data
         do {
-            data = try Data(contentsOf: URL(fileURLWithPath: path))
-        } catch {
-            throw ReportError.unreadable(path, reason: (error as NSError).localizedDescription)
+            data = try FileBytes.read(path)
+        } catch let error as FileReadError {
+            throw ReportError.unreadable(path, reason: error.reason)
         }
         try self.init(bytes: [UInt8](data), path: path)
     }

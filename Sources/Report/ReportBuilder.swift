@@ -56,8 +56,14 @@ package enum ReportBuilder {
     /// label and value: keys in order, nested objects one level deep, lists by their length.
     package static func summaryFacts(_ path: String) throws -> [(String, String)] {
         let value: JSONValue
+        let data: Data
         do {
-            value = try JSONDecoder().decode(JSONValue.self, from: try Data(contentsOf: URL(fileURLWithPath: path)))
+            data = try FileBytes.read(path)
+        } catch let error as FileReadError {
+            throw ReportError.unreadable(path, reason: error.reason)
+        }
+        do {
+            value = try JSONDecoder().decode(JSONValue.self, from: data)
         } catch {
             throw ReportError.unreadable(path, reason: "not a JSON summary: \((error as NSError).localizedDescription)")
         }

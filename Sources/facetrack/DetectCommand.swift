@@ -54,9 +54,11 @@ enum DetectCommand {
                 throw InputRefused(description: error.description)
             }
         }
-        let writer = try TrackCSVWriter(path: try arguments.value(csv) ?? "-", inputs: images, includesImage: true,
+        // The images and the known photos are inputs: no output may name one.
+        let inputs = images + (naming?.known.photos ?? [])
+        let writer = try TrackCSVWriter(path: try arguments.value(csv) ?? "-", inputs: inputs, includesImage: true,
                                         includesPerson: naming != nil)
-        let landmarks = try landmarksPath.map { try LandmarkCSVWriter(path: $0, inputs: images, includesImage: true) }
+        let landmarks = try landmarksPath.map { try LandmarkCSVWriter(path: $0, inputs: inputs, includesImage: true) }
         var failures = 0
         for path in images {
             do {

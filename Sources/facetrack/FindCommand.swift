@@ -56,7 +56,15 @@ enum FindCommand {
             known = try KnownPeopleLoader.load(photo: photo, name: "face", detection: job.detection, model: model,
                                                threshold: job.identity.knownThreshold)
         } catch let error as KnownPeopleError {
-            throw InputRefused(description: error.description)
+            // Worded for --face: the photo is not a --known folder's.
+            switch error {
+            case .noFace(let path): throw InputRefused(description: "\(path): no face found in the --face photo")
+            case let .severalFaces(path, count):
+                throw InputRefused(description: "\(path): \(count) faces in the --face photo (it must show exactly one)")
+            case let .unreadablePhoto(path, reason):
+                throw InputRefused(description: "--face: " + (reason.hasPrefix(path) ? reason : "\(path): \(reason)"))
+            default: throw InputRefused(description: error.description)
+            }
         }
         let outputPath = try arguments.value(output)
         let file = try BufferedTextFile(path: outputPath ?? "-", inputs: arguments.positionals + [photo])
@@ -80,7 +88,7 @@ enum FindCommand {
         // temporary file is deleted); one with results writes them, and exits 1 for the rest.
         if failures < arguments.positionals.count || outputPath == nil { try file.finish() }
         if !quiet {
-            FileHandle.standardError.write(Data((table.map(Console.escapingControls).joined(separator: "\n") + "\n").utf8))
+            Console.standardError(table.map(Console.escapingControls).joined(separator: "\n") + "\n")
         }
         return failures == 0 ? 0 : 1
     }

@@ -37,7 +37,7 @@ let status: Int32
 do {
     switch arguments.first {
     case nil:
-        FileHandle.standardError.write(Data((usage + "\n").utf8))
+        Console.standardError(usage + "\n")
         status = 2
     case "--version":
         print(version)
@@ -66,7 +66,7 @@ do {
     }
 } catch let error as UsageError {
     Console.error(error)
-    FileHandle.standardError.write(Data("facetrack: see 'facetrack \(arguments.first.map { $0.hasPrefix("-") ? "" : $0 + " " } ?? "")--help'\n".utf8))
+    Console.standardError("facetrack: see 'facetrack \(arguments.first.map { $0.hasPrefix("-") ? "" : $0 + " " } ?? "")--help'\n")
     status = 2
 } catch let error as InputRefused {
     Console.error(error)

@@ -81,4 +81,19 @@ final class CheckSafetyTests: XCTestCase {
         XCTAssertTrue(parser.parse(), "well-formed XML: \(String(describing: parser.parserError))")
         XCTAssertTrue(String(decoding: xml, as: UTF8.self).contains("bad\\u{1B}[31m\\u{7}.mp4"))
     }
+
+    /// --junit or a golden file naming the manifest, a clip or a truth file is refused; the file is intact.
+    func testOutputsNeverReplaceTheFilesCheckReads() throws {
+        let truth = folder.file("m/truth.csv")
+        let before = try String(contentsOfFile: truth, encoding: .utf8)
+        let path = try manifest("\"name\": \"ok\", \"clip\": \"clip.mp4\"")
+        let junit = try Tools.run(Tools.facetrack, ["check", path, "--junit", truth])
+        XCTAssertEqual(junit.status, 1)
+        XCTAssertTrue(junit.stderr.contains("truth.csv: output path is "), junit.stderr)
+        let golden = try manifest("\"name\": \"ok\", \"clip\": \"clip.mp4\", \"golden\": \"truth.csv\"")
+        let update = try Tools.run(Tools.facetrack, ["check", golden, "--update-golden"])
+        XCTAssertEqual(update.status, 1)
+        XCTAssertTrue(update.stdout.contains("FAIL ok: ") && update.stdout.contains("output path is the input file"), update.stdout)
+        XCTAssertEqual(try String(contentsOfFile: truth, encoding: .utf8), before)
+    }
 }
