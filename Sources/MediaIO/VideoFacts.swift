@@ -32,6 +32,8 @@ package struct VideoFacts: Sendable, Equatable {
         let demuxer = try Demuxer(path: path)
         let stream = demuxer.videoStream.pointee
         var size = (width: Int(stream.codecpar.pointee.width), height: Int(stream.codecpar.pointee.height))
+        // A text file named .jpg opens as an image of no size: it is no video.
+        guard size.width > 0, size.height > 0 else { throw MediaError.noFrames(path) }
         if let orientation = demuxer.streamOrientation { size = orientation.uprightSize(width: size.width, height: size.height) }
         var duration: Double?
         if stream.duration > 0 {

@@ -1,7 +1,9 @@
 /// Why a model cannot be loaded or built. Each description is one line naming the model.
 package enum NeuralRuntimeError: Error, CustomStringConvertible, Sendable {
-    /// The file cannot be read at all.
+    /// The file's contents are not the model expected (wrong size or checksum).
     case unreadable(path: String, reason: String)
+    /// The file cannot be opened or read at all (too many open files, an I/O error): not its fault.
+    case cannotOpen(path: String, reason: String)
     /// The bytes are not a valid model of the expected format.
     case malformed(model: String, reason: String)
     /// The model uses an operator this runtime does not implement (`format` is e.g. "TFLite").
@@ -13,14 +15,14 @@ package enum NeuralRuntimeError: Error, CustomStringConvertible, Sendable {
 
     /// The reason, when the file could not be read at all (not a damaged model).
     package var unreadableReason: String? {
-        if case let .unreadable(_, reason) = self { return reason }
+        if case let .cannotOpen(_, reason) = self { return reason }
         return nil
     }
 
     /// One line for the user.
     package var description: String {
         switch self {
-        case let .unreadable(path, reason):
+        case let .unreadable(path, reason), let .cannotOpen(path, reason):
             return "cannot read model file \(path): \(reason)"
         case let .malformed(model, reason):
             return "model \(model) is not a valid model file: \(reason)"

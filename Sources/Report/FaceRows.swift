@@ -75,6 +75,12 @@ package struct FaceRows: Sendable {
 
     /// Reads the records of an open CSV.
     package init(reading csv: inout CSVReader) throws {
+        // `facetrack detect` writes the same columns after an `image` one, with no tracks: say so
+        // rather than draw an empty page.
+        if csv.header.first == "image" {
+            throw ReportError.unreadable(csv.path, reason: "a facetrack detect CSV (faces per image, no tracks); "
+                                             + "report takes the tracks CSV of facetrack process --csv")
+        }
         try csv.require(Self.requiredColumns)
         let header = csv
         func c(_ name: String) -> Int? { header.column(name) }
