@@ -16,8 +16,8 @@ public struct FFmpegError: Error, CustomStringConvertible, Sendable {
     /// FFmpeg's text for the code (`av_strerror`).
     public var message: String { Self.message(for: code) }
 
-    /// One line: the operation and FFmpeg's message.
-    public var description: String { "\(operation) failed: \(message)" }
+    /// One line: the operation and FFmpeg's message (with the remedy when the open-file limit is the cause).
+    public var description: String { "\(operation) failed: \(MediaError.plain(message))" }
 
     /// FFmpeg's text for an error code.
     public static func message(for code: Int32) -> String {

@@ -131,6 +131,16 @@ public struct FaceTrackJob: Sendable {
 
     private func run(progress: (@Sendable (JobProgress) -> Void)?, stop: StopSignal, extraOutputs: [FrameOutput]) throws
         -> ProcessingSummary {
+        let registration = outputs.started()
+        var succeeded = false
+        defer { outputs.finished(run: registration, succeeded: succeeded) }
+        let summary = try runRegistered(progress: progress, stop: stop, extraOutputs: extraOutputs)
+        succeeded = true
+        return summary
+    }
+
+    private func runRegistered(progress: (@Sendable (JobProgress) -> Void)?, stop: StopSignal, extraOutputs: [FrameOutput]) throws
+        -> ProcessingSummary {
         try validate()
         var readFiles = self.readFiles
         if knownPeople == nil, let folder = identity.knownFolder, !folder.isEmpty,

@@ -53,6 +53,7 @@ package final class BlazeFaceDetector: FaceDetector {
             network = try ResizableNetwork(graph: try TFLiteReader.graph(contentsOf: modelPath), capacity: 12)
             square = try network.network(height: size, width: size)
         } catch let error as NeuralRuntimeError {
+            if case .outOfMemory = error { throw error }
             throw error.unreadableReason.map { ModelError.unreadable(path: modelPath, reason: $0) }
                 ?? ModelError.damaged(path: modelPath, reason: error.description)
         }

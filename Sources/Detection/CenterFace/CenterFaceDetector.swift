@@ -59,6 +59,7 @@ package final class CenterFaceDetector: FaceDetector {
                     + "\(probe.inputShapes), outputs \(probe.outputShapes)")
             }
         } catch let error as NeuralRuntimeError {
+            if case .outOfMemory = error { throw error }
             throw error.unreadableReason.map { ModelError.unreadable(path: modelPath, reason: $0) }
                 ?? ModelError.damaged(path: modelPath, reason: error.description)
         }
