@@ -5,7 +5,7 @@ import Foundation
 /// `facetrack check [MANIFEST]`: runs `process` on reference clips, scores them against their truth
 /// and fails when a metric misses its threshold.
 enum CheckCommand {
-    static let junit = Option.text("--junit", "FILE", help: "also write a JUnit XML report (one test case per clip)")
+    static let junit = Option.output("--junit", "FILE", help: "also write a JUnit XML report (one test case per clip)")
     static let updateGolden = Flag("--update-golden", help: "store this run's tracks CSVs as the accepted outputs")
     static let options = [junit.spec, updateGolden.spec, CommonFlags.help.spec]
 

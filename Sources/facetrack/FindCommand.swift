@@ -11,7 +11,7 @@ import Pipeline
 /// a readable table on standard error (not with `--quiet`), so piping the JSON stays clean.
 enum FindCommand {
     static let face = Option.text("--face", "PHOTO", help: "a photo showing the person, one face only")
-    static let output = Option.text("--output", short: "-o", "FILE", help: "write the JSON Lines to FILE instead of standard output")
+    static let output = Option.output("--output", short: "-o", "FILE", help: "write the JSON Lines to FILE instead of standard output")
     static let matchThreshold = Option<Double>.number(
         "--match-threshold", in: 0.05...2,
         help: "largest distance from a track's embeddings to the photo that counts as the person (default 0.42)")

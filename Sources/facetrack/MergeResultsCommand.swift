@@ -5,7 +5,7 @@ import Foundation
 /// `facetrack merge-results FILE...`: the results files of several shards as one report.
 enum MergeResultsCommand {
     static let json = Flag("--json", help: "print the report as JSON instead of text")
-    static let output = Option.text("--output", short: "-o", "MERGED", help: "also write the merged records as one JSON Lines file")
+    static let output = Option.output("--output", short: "-o", "MERGED", help: "also write the merged records as one JSON Lines file")
     static let options = [json.spec, output.spec, CommonFlags.help.spec]
 
     static var help: String {
