@@ -10,16 +10,15 @@ import Foundation
 // Usage: facetrack-fuzz --facetrack PATH [--seed N] [--seconds S | --cases N] [--timeout S]
 //                       [--findings DIR] [--verbose]
 
-/// SplitMix64: small, fast, and the same sequence on every machine.
+/// xorshift64*: small, fast, and the same sequence on every machine.
 struct Random {
     private var state: UInt64
-    init(seed: UInt64) { state = seed }
+    init(seed: UInt64) { state = seed == 0 ? 0x9E37_79B9_7F4A_7C15 : seed }
     mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
+        state ^= state >> 12
+        state ^= state << 25
+        state ^= state >> 27
+        return state &* 0x2545_F491_4F6C_DD1D
     }
     mutating func below(_ n: Int) -> Int { n <= 1 ? 0 : Int(next() % UInt64(n)) }
     mutating func pick<T>(_ items: [T]) -> T { items[below(items.count)] }
@@ -235,7 +234,7 @@ struct Case {
 
 /// Case `index` of the run: the same for the same seed, whatever came before.
 func makeCase(_ index: Int, seed: UInt64, seeds: Seeds) -> Case {
-    var random = Random(seed: seed &* 0x2545_F491_4F6C_DD1D &+ UInt64(index))
+    var random = Random(seed: (seed &+ 1) &* 0x9E37_79B9_7F4A_7C15 ^ UInt64(index) &* 0xD1B5_4A32_D192_ED03)
     let targets = ["media", "media", "media", "tracks", "truth", "detect", "results", "manifest", "known", "models"]
     var c = Case(target: random.pick(targets))
     let video = ["-o", "out.mp4", "--csv", "out.csv"]
