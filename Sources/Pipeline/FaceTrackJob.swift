@@ -43,6 +43,10 @@ public struct FaceTrackJob: Sendable {
     /// Files the job reads besides `input` (the `--eye-sprite` picture, the `--cascade` file; the
     /// `--known` photos are added when they are read): no output may name one.
     public var readFiles: [ReadFile] = []
+    /// Told, before the work starts, what will be slow (a huge picture): the tool prints it as a warning.
+    package var notice: (@Sendable (String) -> Void)?
+    /// Pixels from which a still picture gets a notice.
+    package static let largePicture = 50_000_000
     /// The `--known` people, read once by the caller (so a bad photo fails before any video and
     /// batch reads the folder once); nil reads `identity.knownFolder` in `run`.
     package var knownPeople: KnownPeople?
@@ -141,6 +145,7 @@ public struct FaceTrackJob: Sendable {
 
     private func runRegistered(progress: (@Sendable (JobProgress) -> Void)?, stop: StopSignal, extraOutputs: [FrameOutput]) throws
         -> ProcessingSummary {
+        let started = Date()
         try validate()
         var readFiles = self.readFiles
         if knownPeople == nil, let folder = identity.knownFolder, !folder.isEmpty,
@@ -150,6 +155,10 @@ public struct FaceTrackJob: Sendable {
         try outputs.checkDistinct(input: input, readFiles: readFiles)
         // The input first: its errors come before any model is loaded.
         let demuxer = try Demuxer(path: input)
+        if demuxer.isStillImage, let size = demuxer.pictureSize, size.width * size.height >= Self.largePicture {
+            notice?("\(input): a \(size.width) x \(size.height) picture (\(size.width * size.height / 1_000_000) MP): "
+                    + "detecting in full-resolution tiles and writing it take a while and a few GB of memory")
+        }
         let inputs = [input] + readFiles.map(\.path)
         let threshold = detection.effectiveThreshold
         // The look-ahead window: long enough to confirm a track from its first detection (or to
@@ -233,7 +242,7 @@ public struct FaceTrackJob: Sendable {
         let total = demuxer.estimatedFrameCount
         var frameDone: (@Sendable (Int) -> Void)?
         if let progress { frameDone = { progress(JobProgress(frames: $0, estimatedTotal: total)) } }
-        let summary = try processor.run(progress: frameDone)
+        var summary = try processor.run(progress: frameDone)
         do {
             for output in outputs { try output.finish() }
             if let path = self.outputs.tracksSummary { try TrackSummaryWriter.write(processor.tracking, to: path, inputs: inputs) }
@@ -250,6 +259,9 @@ public struct FaceTrackJob: Sendable {
             throw ReportFailedError(report: self.outputs.report ?? "", reason: "\(error)",
                                     kept: self.outputs.named.map(\.path).filter { $0 != self.outputs.report && $0 != "-" })
         }
+        // The whole run's time: opening the input and finishing the outputs (re-encoding a huge
+        // photo, a report's thumbnails) included, not only the frames' pipeline.
+        summary.seconds = Date().timeIntervalSince(started)
         return summary
     }
 }

@@ -63,6 +63,10 @@ enum DetectCommand {
         for path in images {
             do {
                 let image = try ImageLoader.load(path: path).image
+                if image.width * image.height >= FaceTrackJob.largePicture {
+                    Console.warn("\(path): a \(image.width) x \(image.height) picture (\(image.width * image.height / 1_000_000) MP): "
+                                 + "detecting in full-resolution tiles takes a while")
+                }
                 var faces = try detector?.faces(in: image) ?? []
                 faces.removeAll { !$0.isValid }
                 faces.sort { $0.confidence > $1.confidence }

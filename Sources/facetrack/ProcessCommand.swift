@@ -41,7 +41,8 @@ enum ProcessCommand {
                                                            : "process takes one INPUT file (\(arguments.describePositionals()))")
         }
         let quiet = arguments.isSet(CommonFlags.quiet)
-        let job = try JobOptions(arguments).job(input: arguments.positionals[0], outputs: try OutputOptions(arguments).outputs)
+        var job = try JobOptions(arguments).job(input: arguments.positionals[0], outputs: try OutputOptions(arguments).outputs)
+        job.notice = { Console.warn($0) }
         // Said even with --quiet: a whole run that writes nothing is worth one line.
         if job.outputs.isEmpty {
             Console.warn("no -o, --csv, --mot, --tracks-summary, --landmarks or --report given: faces are counted but nothing is written")

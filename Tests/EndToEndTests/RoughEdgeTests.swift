@@ -89,6 +89,24 @@ final class RoughEdgeTests: XCTestCase {
         XCTAssertTrue(run.stderr.contains("1 frames, 1 faces"), run.stderr)
     }
 
+    /// A huge picture: the run says first that it will be slow, and its summary's seconds cover the
+    /// whole run (writing the picture included), not only the frames' pipeline.
+    func testHugePictureSaysItIsSlowAndTheSummaryTimesTheWholeRun() throws {
+        let picture = folder.file("big.png")
+        try Tools.ffmpeg(["-f", "lavfi", "-i", "testsrc2=size=7100x7100", "-frames:v", "1", picture])
+        let started = Date()
+        let run = try facetrack(["process", picture, "--csv", "b.csv", "-o", "out.png", "--detector", "none"])
+        let wall = Date().timeIntervalSince(started)
+        XCTAssertEqual(run.status, 0, run.stderr)
+        let lines = run.stderr.split(separator: "\n").map(String.init)
+        XCTAssertTrue(lines.first?.hasPrefix("facetrack: warning: \(picture): a 7100 x 7100 picture (50 MP): ") == true, run.stderr)
+        let summary = try XCTUnwrap(lines.last)
+        let seconds = try XCTUnwrap(summary.components(separatedBy: ", ").first { $0.hasSuffix(" s") }.flatMap { Double($0.dropLast(2)) })
+        XCTAssertGreaterThan(seconds, 0.6 * wall, "summary \(seconds) s of a \(wall) s run: \(summary)")
+        let detect = try facetrack(["detect", picture, "--csv", "d.csv", "--detector", "none"])
+        XCTAssertTrue(detect.stderr.contains("a 7100 x 7100 picture (50 MP): detecting in full-resolution tiles takes a while"), detect.stderr)
+    }
+
     // MARK: Known people
 
     private func known(_ files: [String: String]) throws -> String {
