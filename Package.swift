@@ -119,6 +119,8 @@ let package = Package(
         // Viola-Jones cascade speed against OpenCV, and its boxes for the agreement check
         // (scripts/bench-haar, scripts/check-haar-agreement).
         .executableTarget(name: "haar-bench", dependencies: ["Detection", "FaceCore"], path: "Benchmarks/haar-bench"),
+        // Runs the built tool on mutated inputs and counts crashes, hangs and leftovers (scripts/fuzz).
+        .executableTarget(name: "facetrack-fuzz", path: "Tests/Fuzz"),
     ],
     swiftLanguageModes: [.v6]
 )

@@ -81,6 +81,9 @@ package struct CheckManifest: Sendable {
                 throw EvaluationError.badManifest(path, line: line, reason: "\(label) (\(clip)) has no \"truth\" string")
             }
             let name = (fields["name"] as? String) ?? URL(fileURLWithPath: clip).deletingPathExtension().lastPathComponent
+            if let problem = nameProblem(name) {
+                throw EvaluationError.badManifest(path, line: line, reason: "\(label) (\(clip)): name '\(name)' \(problem)")
+            }
             guard names.insert(name).inserted else {
                 throw EvaluationError.badManifest(path, line: line, reason: "two clips are named '\(name)'")
             }
@@ -127,6 +130,18 @@ package struct CheckManifest: Sendable {
             entries.append(entry)
         }
         return CheckManifest(path: path, entries: entries)
+    }
+
+    /// Why `name` cannot name a clip, or nil: it names the clip's temporary and golden files and its
+    /// test case, so it is a plain file name, never a path.
+    static func nameProblem(_ name: String) -> String? {
+        if name.isEmpty { return "is empty" }
+        if name == "." || name == ".." { return "is not a file name" }
+        if name.contains("/") { return "holds a '/': a clip name is a name, not a path" }
+        if name.unicodeScalars.contains(where: { $0.value < 0x20 || (0x7F...0x9F).contains($0.value) }) {
+            return "holds control characters"
+        }
+        return nil
     }
 
     /// The 1-based line of the first occurrence of `needle` (after line `after`), if any.

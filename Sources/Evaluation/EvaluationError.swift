@@ -11,6 +11,8 @@ public enum EvaluationError: Error, CustomStringConvertible, Equatable {
     case missingColumns(String, [String])
     /// A row has a wrong field count, a value of the wrong type, a negative size or a missing ID.
     case badRow(String, line: Int, reason: String)
+    /// A field's value is outside what any real file holds (`ValueBounds`).
+    case badValue(String, line: Int, column: Int, reason: String)
     /// A prediction names a frame the truth does not list.
     case unknownFrame(String, line: Int, frame: Int, truthFrames: String)
     /// A manifest is not valid JSON or not in the expected shape.
@@ -24,6 +26,7 @@ public enum EvaluationError: Error, CustomStringConvertible, Equatable {
         case let .empty(path): return "\(path): empty file (expected a CSV header row)"
         case let .missingColumns(path, names): return "\(path):1: missing column\(names.count == 1 ? "" : "s") \(names.joined(separator: ", "))"
         case let .badRow(path, line, reason): return "\(path):\(line): \(reason)"
+        case let .badValue(path, line, column, reason): return "\(path):\(line):\(column): \(reason)"
         case let .unknownFrame(path, line, frame, truthFrames):
             return "\(path):\(line): frame \(frame) is not in the truth (its frames: \(truthFrames))"
         case let .badManifest(path, line, reason): return "\(path)\(line.map { ":\($0)" } ?? ""): \(reason)"

@@ -60,9 +60,10 @@ package struct JUnitReport: Sendable {
         return text
     }
 
-    /// Writes the XML to `path` (under a temporary name, renamed when complete).
-    package func write(to path: String) throws {
-        let file = try BufferedTextFile(path: path)
+    /// Writes the XML to `path` (under a temporary name, renamed when complete), refusing a path
+    /// that names one of `inputs`.
+    package func write(to path: String, inputs: [String] = []) throws {
+        let file = try BufferedTextFile(path: path, inputs: inputs)
         try file.write(xml())
         try file.finish()
     }

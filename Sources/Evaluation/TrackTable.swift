@@ -165,7 +165,15 @@ private struct FieldReader {
         guard let number = Int(value) else {
             throw EvaluationError.badRow(path, line: line, reason: "\(column) '\(value)' is not a whole number")
         }
+        try checkRange(Double(number), column, value)
         return number
+    }
+
+    /// Refuses a value outside its column's range (`ValueBounds`), naming line and column.
+    private func checkRange(_ number: Double, _ column: String, _ value: String) throws {
+        guard let bounds = ValueBounds.range(ofColumn: column), !bounds.range.contains(number) else { return }
+        throw EvaluationError.badValue(path, line: line, column: (index[column] ?? 0) + 1,
+                                       reason: ValueBounds.outOfRange(column: column, text: value))
     }
 
     func double(_ column: String) throws -> Double? {
@@ -174,6 +182,7 @@ private struct FieldReader {
         guard let number = Double(value), number.isFinite else {
             throw EvaluationError.badRow(path, line: line, reason: "\(column) '\(value)' is not a number")
         }
+        try checkRange(number, column, value)
         return number
     }
 

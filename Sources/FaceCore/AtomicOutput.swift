@@ -165,6 +165,16 @@ package struct AtomicOutput: Sendable {
             throw AtomicOutputError.unwritable(finalPath, reason: reason)
         }
         _ = AtomicOutput.pending.withLock { $0.remove(temporaryPath) }
+        _ = AtomicOutput.committed.withLock { $0.insert(targetPath) }
+    }
+
+    /// Files this process renamed into place (their targets), so a run that fails later removes
+    /// what it wrote and never a file that was there before it.
+    private static let committed = Mutex<Set<String>>([])
+
+    /// Whether this process renamed a file into place at `target`; forgets it.
+    package static func forgetCommitted(_ target: String) -> Bool {
+        committed.withLock { $0.remove(target) != nil }
     }
 
     /// Deletes the temporary file, if any (never a file written in place).
@@ -180,7 +190,7 @@ package struct AtomicOutput: Sendable {
         let output = try AtomicOutput(path: path, inputs: inputs)
         let flags = output.writesInPlace ? O_WRONLY : O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC
         let descriptor = open(output.temporaryPath, flags, 0o644)
-        guard descriptor >= 0 else { throw AtomicOutputError.unwritable(path, reason: String(cString: strerror(errno))) }
+        guard descriptor >= 0 else { throw AtomicOutputError.unwritable(path, reason: FileBytes.reason(errno, path: path)) }
         var offset = 0
         let failure: String? = data.withUnsafeBytes { bytes in
             while offset < bytes.count {
@@ -210,6 +220,8 @@ package enum AtomicOutputError: Error, CustomStringConvertible, Sendable {
     case unwritable(String, reason: String)
     /// Two outputs of one run name the same file.
     case sameOutput(String, first: String, second: String)
+    /// The output names a file the command reads besides its input (`role` says which, e.g. "a --known photo").
+    case namesReadFile(String, role: String)
 
     /// One line for the user.
     package var description: String {
@@ -217,6 +229,7 @@ package enum AtomicOutputError: Error, CustomStringConvertible, Sendable {
         case .isInput(let path): return "\(path): output path is the input file; choose another output name"
         case let .unwritable(path, reason): return "\(path): cannot write output (\(reason))"
         case let .sameOutput(path, first, second): return "\(path): \(first) and \(second) name the same file; choose different output names"
+        case let .namesReadFile(path, role): return "\(path): output path is \(role), an input; choose another output name"
         }
     }
 }

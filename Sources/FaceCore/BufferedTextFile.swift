@@ -23,7 +23,7 @@ package final class BufferedTextFile {
             let flags = output.writesInPlace ? O_WRONLY | O_CLOEXEC : O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC
             let descriptor = open(output.temporaryPath, flags, 0o644)
             guard descriptor >= 0 else {
-                throw AtomicOutputError.unwritable(path, reason: String(cString: strerror(errno)))
+                throw AtomicOutputError.unwritable(path, reason: FileBytes.reason(errno, path: path))
             }
             let handle = FileHandle(fileDescriptor: descriptor, closeOnDealloc: true)
             self.output = output

@@ -62,6 +62,8 @@ public enum ModelError: Error, CustomStringConvertible, Sendable {
     case missing(file: String, directory: String, origin: String)
     /// The file is there but cannot be read as a model.
     case damaged(path: String, reason: String)
+    /// The file cannot be opened or read at all (too many open files, an I/O error): not its fault.
+    case unreadable(path: String, reason: String)
 
     /// One line for the user, with the fix.
     public var description: String {
@@ -70,6 +72,9 @@ public enum ModelError: Error, CustomStringConvertible, Sendable {
             return "model file \(file) not found in \(directory) (\(origin)); run scripts/setup to download the models"
         case let .damaged(path, reason):
             return "model file \(path) is damaged (\(reason)); run scripts/setup to download it again"
+        case let .unreadable(path, reason):
+            let limit = reason.lowercased().contains("too many open files")
+            return "model file \(path) cannot be read (\(reason)" + (limit ? ": raise the limit (ulimit -n) or run fewer jobs)" : ")")
         }
     }
 }

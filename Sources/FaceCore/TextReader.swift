@@ -8,20 +8,10 @@ package enum TextReader {
     /// The file's text, normalised. Errors are one line naming the file.
     package static func read(_ path: String) throws -> String {
         let data: Data
-        if path == "-" {
-            data = FileHandle.standardInput.readDataToEndOfFile()
-        } else {
-            guard let handle = FileHandle(forReadingAtPath: path) else {
-                let reason = FileManager.default.fileExists(atPath: path)
-                    ? (access(path, R_OK) != 0 ? "permission denied" : "cannot read the file") : "no such file"
-                throw TextReaderError(path: path, reason: reason)
-            }
-            defer { try? handle.close() }
-            do {
-                data = try handle.readToEnd() ?? Data()
-            } catch {
-                throw TextReaderError(path: path, reason: (error as NSError).localizedDescription)
-            }
+        do {
+            data = try FileBytes.read(path)
+        } catch let error as FileReadError {
+            throw TextReaderError(path: path, reason: error.reason)
         }
         return normalized(data)
     }

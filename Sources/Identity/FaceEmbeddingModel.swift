@@ -16,7 +16,9 @@ package struct FaceEmbeddingModel: Sendable {
         do {
             network = try DlibReader.faceRecognitionResNet(contentsOf: path)
         } catch let error as NeuralRuntimeError {
-            throw ModelError.damaged(path: path, reason: error.description)
+            if case .outOfMemory = error { throw error }
+            throw error.unreadableReason.map { ModelError.unreadable(path: path, reason: $0) }
+                ?? ModelError.damaged(path: path, reason: error.description)
         }
     }
 

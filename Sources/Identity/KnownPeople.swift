@@ -13,6 +13,9 @@ package enum KnownPeopleError: Error, CustomStringConvertible, Equatable {
     case noFace(path: String)
     /// A photo shows more than one face, so whose name it is cannot be told.
     case severalFaces(path: String, count: Int)
+    /// An entry of the folder that cannot name a person (a link leading out of the folder, one
+    /// name given by several photos or folders).
+    case unusableEntry(path: String, reason: String)
 
     /// One line for the user.
     package var description: String {
@@ -23,6 +26,7 @@ package enum KnownPeopleError: Error, CustomStringConvertible, Equatable {
         case let .noFace(path): return "\(path): no face found in this photo of a known person"
         case let .severalFaces(path, count):
             return "\(path): \(count) faces in this photo of a known person (it must show exactly one)"
+        case let .unusableEntry(path, reason): return "\(path): \(reason)"
         }
     }
 }
@@ -51,6 +55,8 @@ package struct KnownPeople: Sendable {
 
     /// The people, sorted by name.
     package let people: [Person]
+    /// The photo files read, for the outputs to keep clear of.
+    package var photos: [String] = []
     /// Largest distance to a person's photo that still names the face.
     package var threshold: Float
 
@@ -88,11 +94,16 @@ package struct KnownPeople: Sendable {
             }
             people.append(Person(name: name, embeddings: embeddings))
         }
-        return KnownPeople(people: people, threshold: threshold)
+        var known = KnownPeople(people: people, threshold: threshold)
+        known.photos = try photoFiles(in: folder).flatMap(\.photos)
+        return known
     }
 
-    /// The photos of each person in `folder`, by name, sorted.
-    static func photoFiles(in folder: String) throws -> [(name: String, photos: [String])] {
+    /// The photos of each person in `folder`, by name, sorted: `NAME.jpg|png` or `NAME/*.jpg|png`.
+    /// One name from several places (`alice.jpg` and `alice.png`, or `alice.jpg` beside `alice/`)
+    /// is refused, since they may show different people; links are followed only while they stay
+    /// inside the folder (a link to `..` is no person).
+    package static func photoFiles(in folder: String) throws -> [(name: String, photos: [String])] {
         let manager = FileManager.default
         func listing(_ path: String) throws -> [String] {
             do {
@@ -104,24 +115,60 @@ package struct KnownPeople: Sendable {
         func isPhoto(_ file: String) -> Bool {
             ["jpg", "jpeg", "png"].contains((file as NSString).pathExtension.lowercased())
         }
-        var result: [(String, [String])] = []
+        let root = realPath(folder) ?? folder
+        /// Whether `path`, a link, leads to something strictly inside the folder.
+        func staysInside(_ path: String) -> Bool {
+            guard let target = realPath(path) else { return true }  // dangling: reading the photo says so
+            return target.hasPrefix(root.hasSuffix("/") ? root : root + "/")
+        }
+        func isLink(_ path: String) -> Bool {
+            var info = stat()
+            return lstat(path, &info) == 0 && info.st_mode & S_IFMT == S_IFLNK
+        }
+        var sources: [String: [String]] = [:]
+        var result: [String: [String]] = [:]
         for entry in try listing(folder) {
             let path = (folder as NSString).appendingPathComponent(entry)
             var isDirectory: ObjCBool = false
-            guard manager.fileExists(atPath: path, isDirectory: &isDirectory) else { continue }
-            if isDirectory.boolValue {
-                let photos = try listing(path).filter(isPhoto).map { (path as NSString).appendingPathComponent($0) }
-                guard !photos.isEmpty else { throw KnownPeopleError.noPhotos(folder: path) }
-                result.append((entry, photos))
-            } else if isPhoto(entry) {
-                result.append(((entry as NSString).deletingPathExtension, [path]))
+            let exists = manager.fileExists(atPath: path, isDirectory: &isDirectory)
+            guard exists || isLink(path) else { continue }
+            if isLink(path) && !staysInside(path) && (isDirectory.boolValue || isPhoto(entry)) {
+                throw KnownPeopleError.unusableEntry(path: path, reason: "a link leading out of the known-people folder (not followed)")
             }
+            let name: String
+            var photos: [String]
+            if isDirectory.boolValue {
+                name = entry
+                photos = try listing(path).filter(isPhoto).map { (path as NSString).appendingPathComponent($0) }
+                guard !photos.isEmpty else { throw KnownPeopleError.noPhotos(folder: path) }
+                if let outside = photos.first(where: { isLink($0) && !staysInside($0) }) {
+                    throw KnownPeopleError.unusableEntry(path: outside, reason: "a link leading out of the known-people folder (not followed)")
+                }
+            } else if isPhoto(entry) {
+                name = (entry as NSString).deletingPathExtension
+                photos = [path]
+            } else {
+                continue
+            }
+            sources[name, default: []].append(isDirectory.boolValue ? entry + "/" : entry)
+            result[name, default: []] += photos
         }
         guard !result.isEmpty else { throw KnownPeopleError.noPhotos(folder: folder) }
-        // NAME.jpg beside NAME/: one person with all of those photos.
-        var merged: [String: [String]] = [:]
-        for (name, photos) in result { merged[name, default: []] += photos }
-        return merged.keys.sorted().map { ($0, merged[$0] ?? []) }
+        for name in sources.keys.sorted() where sources[name]!.count > 1 {
+            let places = sources[name]!
+            throw KnownPeopleError.unusableEntry(
+                path: (folder as NSString).appendingPathComponent(name),
+                reason: "the name '\(name)' comes from \(places.dropLast().joined(separator: ", ")) and \(places.last!); "
+                    + "one person's photos go in one place (\(name)/ for several)")
+        }
+        return result.keys.sorted().map { ($0, result[$0] ?? []) }
+    }
+
+    /// The path with every link and `..` resolved, nil when it does not exist.
+    static func realPath(_ path: String) -> String? {
+        guard let resolved = realpath(path, nil) else { return nil }
+        defer { free(resolved) }
+        return String(cString: resolved)
     }
 
     /// The known person `embedding` belongs to and its distance to their closest photo; nil for a stranger.

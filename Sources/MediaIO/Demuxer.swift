@@ -15,20 +15,45 @@ package final class Demuxer: @unchecked Sendable {
     /// Indexes of the audio streams, in file order.
     package let audioStreamIndexes: [Int]
 
-    /// Opens `path`. Checks the file first so the common mistakes get plain words.
+    /// The AVIOContext the container is read through (opened by `LocalFile`, owned here).
+    private var io: UnsafeMutablePointer<AVIOContext>?
+
+    /// Opens `path`. Checks the file first so the common mistakes get plain words; reads it through
+    /// the file protocol only and refuses formats that open other files (`LocalFile`).
     package init(path: String) throws {
         self.path = path
         try Demuxer.checkReadableFile(path)
-        var opened: UnsafeMutablePointer<AVFormatContext>?
-        let status = avformat_open_input(&opened, path, nil, nil)
+        // One open of the file: probed here (a pipe cannot be opened twice), then read by the demuxer.
+        var io: UnsafeMutablePointer<AVIOContext>? = try LocalFile.openForReading(path)
+        var format: UnsafePointer<AVInputFormat>?
+        let probed = av_probe_input_buffer2(io, &format, LocalFile.url(path), nil, 0, 0)
+        guard probed >= 0, let format else {
+            avio_closep(&io)
+            throw MediaError.unreadable(path, reason: FFmpegError.message(for: probed))
+        }
+        let formatName = String(cString: format.pointee.name)
+        do {
+            try LocalFile.checkAllowed(format: formatName, path: path)
+        } catch {
+            avio_closep(&io)
+            throw error
+        }
+        var opened = avformat_alloc_context()
+        opened?.pointee.pb = io
+        var options = LocalFile.options()
+        // image2 would read a numbered sequence (img%d.png) or a glob: the file named is one picture.
+        if formatName == "image2" { av_dict_set(&options, "pattern_type", "none", 0) }
+        let status = avformat_open_input(&opened, LocalFile.url(path), format, &options)
+        av_dict_free(&options)
         guard status >= 0, let context = opened else {
+            avio_closep(&io)
             throw MediaError.unreadable(path, reason: FFmpegError.message(for: status))
         }
         self.context = context
+        self.io = io
         let info = avformat_find_stream_info(context, nil)
         if info < 0 {
-            var toClose: UnsafeMutablePointer<AVFormatContext>? = context
-            avformat_close_input(&toClose)
+            Demuxer.close(context, io: &io)
             throw MediaError.unreadable(path, reason: FFmpegError.message(for: info))
         }
         let best = av_find_best_stream(context, AVMEDIA_TYPE_VIDEO, -1, -1, nil, 0)
@@ -37,8 +62,7 @@ package final class Demuxer: @unchecked Sendable {
             if context.pointee.streams[i]!.pointee.codecpar.pointee.codec_type == AVMEDIA_TYPE_AUDIO { audio.append(i) }
         }
         if best < 0 {
-            var toClose: UnsafeMutablePointer<AVFormatContext>? = context
-            avformat_close_input(&toClose)
+            Demuxer.close(context, io: &io)
             throw MediaError.noVideoStream(path)
         }
         videoStreamIndex = Int(best)
@@ -49,23 +73,49 @@ package final class Demuxer: @unchecked Sendable {
         }
     }
 
-    deinit {
+    /// Closes a container and then its AVIOContext (a caller-supplied one is not closed by FFmpeg).
+    private static func close(_ context: UnsafeMutablePointer<AVFormatContext>, io: inout UnsafeMutablePointer<AVIOContext>?) {
         var toClose: UnsafeMutablePointer<AVFormatContext>? = context
         avformat_close_input(&toClose)
+        avio_closep(&io)
     }
 
-    /// Rejects a missing path, a directory and an empty file before FFmpeg sees them.
+    deinit {
+        Demuxer.close(context, io: &io)
+    }
+
+    /// Rejects a missing path, a directory, a device, an empty file and `-` before FFmpeg sees them.
+    /// A FIFO (a pipe, `/dev/stdin`) is read as it comes.
     static func checkReadableFile(_ path: String) throws {
-        var isDirectory: ObjCBool = false
-        guard FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) else {
-            throw MediaError.missingFile(path)
+        if path == "-" { throw MediaError.standardInput }
+        var info = stat()
+        guard stat(path, &info) == 0 else {
+            if errno == ENOENT || errno == ENOTDIR { throw MediaError.missingFile(path) }
+            throw MediaError.cannotOpen(path, reason: FFmpegError.message(for: ft_averror(errno)))
         }
-        if isDirectory.boolValue { throw MediaError.isDirectory(path) }
-        let size = (try? FileManager.default.attributesOfItem(atPath: path)[.size] as? NSNumber)?.intValue ?? -1
-        if size == 0 { throw MediaError.emptyFile(path) }
-        guard FileManager.default.isReadableFile(atPath: path) else {
-            throw MediaError.unreadable(path, reason: "permission denied")
+        switch info.st_mode & S_IFMT {
+        case S_IFDIR: throw MediaError.isDirectory(path)
+        case S_IFREG:
+            if info.st_size == 0 {
+                // /proc and /sys files state no size but are not media either.
+                let real = URL(fileURLWithPath: path).resolvingSymlinksInPath().path
+                if real.hasPrefix("/proc/") || real.hasPrefix("/sys/") {
+                    throw MediaError.notRegularFile(path, kind: "a virtual file of /proc or /sys")
+                }
+                throw MediaError.emptyFile(path)
+            }
+        case S_IFIFO: break
+        case S_IFCHR: throw MediaError.notRegularFile(path, kind: "a character device")
+        case S_IFBLK: throw MediaError.notRegularFile(path, kind: "a block device")
+        default: throw MediaError.notRegularFile(path, kind: "a socket")
         }
+        guard access(path, R_OK) == 0 else { throw MediaError.unreadable(path, reason: "permission denied") }
+    }
+
+    /// The video's picture size as stored.
+    package var pictureSize: (width: Int, height: Int)? {
+        let parameters = videoStream.pointee.codecpar.pointee
+        return parameters.width > 0 && parameters.height > 0 ? (Int(parameters.width), Int(parameters.height)) : nil
     }
 
     /// The chosen video stream.
@@ -81,6 +131,12 @@ package final class Demuxer: @unchecked Sendable {
     package var isStillImage: Bool {
         let name = String(cString: context.pointee.iformat.pointee.name)
         return name.hasSuffix("_pipe") || name == "image2"
+    }
+
+    /// True when the video is one picture: a still image, or the cover art of an audio file
+    /// (an attached picture, one frame however long the audio).
+    package var isSinglePicture: Bool {
+        isStillImage || videoStream.pointee.disposition & AV_DISPOSITION_ATTACHED_PIC != 0
     }
 
     /// The display rotation stored with the video stream (the display matrix), as an orientation.
@@ -115,7 +171,7 @@ package final class Demuxer: @unchecked Sendable {
 
     /// The number of video frames, from the container's count or its duration; `nil` when unknown.
     package var estimatedFrameCount: Int? {
-        if isStillImage { return 1 }
+        if isSinglePicture { return 1 }
         let stream = videoStream.pointee
         if stream.nb_frames > 0 { return Int(stream.nb_frames) }
         let rate = stream.avg_frame_rate.num > 0 ? stream.avg_frame_rate : stream.r_frame_rate
@@ -145,7 +201,7 @@ package final class Demuxer: @unchecked Sendable {
         if let io = context.pointee.pb, io.pointee.error < 0 {
             return "read error after \(framesRead) frames (\(FFmpegError.message(for: io.pointee.error)))"
         }
-        guard !isStillImage else { return nil }
+        guard !isSinglePicture else { return nil }
         let promised = Int(videoStream.pointee.nb_frames)
         // One frame short is no shortfall: AVI headers often count one frame more than they hold.
         if promised > 0 {

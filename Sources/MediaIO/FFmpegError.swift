@@ -16,8 +16,8 @@ public struct FFmpegError: Error, CustomStringConvertible, Sendable {
     /// FFmpeg's text for the code (`av_strerror`).
     public var message: String { Self.message(for: code) }
 
-    /// One line: the operation and FFmpeg's message.
-    public var description: String { "\(operation) failed: \(message)" }
+    /// One line: the operation and FFmpeg's message (with the remedy when the open-file limit is the cause).
+    public var description: String { "\(operation) failed: \(MediaError.plain(message))" }
 
     /// FFmpeg's text for an error code.
     public static func message(for code: Int32) -> String {
@@ -66,6 +66,15 @@ public enum MediaError: Error, CustomStringConvertible, Sendable {
     case containerRefusesCodec(output: String, container: String, codec: String, fitting: [String])
     /// An FFmpeg call failed while working on a file.
     case failed(String, FFmpegError)
+    /// The file is in a format that opens other files (a playlist), not allowed by the user.
+    case refusedFormat(String, format: String, description: String)
+    /// The path is a device, a socket or a /proc file: not a file to read media from.
+    case notRegularFile(String, kind: String)
+    /// `-` was given as an input.
+    case standardInput
+
+    /// The file exists but cannot be opened (too many open files, an I/O error).
+    case cannotOpen(String, reason: String)
 
     /// One line for the user.
     public var description: String {
@@ -78,6 +87,8 @@ public enum MediaError: Error, CustomStringConvertible, Sendable {
         case .emptyFile(let p): return "\(p): file is empty (0 bytes)"
         case let .unreadable(p, reason) where reason.lowercased() == "permission denied":
             return "\(p): permission denied (cannot read the file)"
+        case let .unreadable(p, reason) where MediaError.isOpenFileLimit(reason):
+            return "\(p): cannot open the file (\(MediaError.plain(reason)))"
         case let .unreadable(p, reason): return "\(p): not a media file FFmpeg can read, or damaged (\(reason))"
         case .noVideoStream(let p): return "\(p): has no video stream (audio-only or data file)"
         case let .noDecoder(p, codec): return "\(p): no decoder for video codec \(codec) in this FFmpeg build"
@@ -89,6 +100,24 @@ public enum MediaError: Error, CustomStringConvertible, Sendable {
         case .noFrames(let p): return "\(p): no video frame could be decoded (not an image or video, or damaged)"
         case .stoppedBeforeFirstFrame(let p): return "\(p): stopped before the first frame was decoded; nothing written"
         case let .failed(p, error): return "\(p): \(error.description)"
+        case let .refusedFormat(p, format, description):
+            return "\(p): is \(description) (FFmpeg format \(format)), which opens other files; refused "
+                + "(set \(LocalFile.allowVariable)=\(format) to read it)"
+        case let .notRegularFile(p, kind): return "\(p): not a regular file (\(kind)), not a media file"
+        case .standardInput:
+            return "-: reading standard input as '-' is not supported; give a file name (a pipe can be read as /dev/stdin)"
+        case let .cannotOpen(p, reason): return "\(p): cannot open the file (\(MediaError.plain(reason)))"
+
         }
+    }
+}
+
+extension MediaError {
+    /// True when `reason` is EMFILE/ENFILE's text: the open-file limit, not the file, is the problem.
+    static func isOpenFileLimit(_ reason: String) -> Bool { reason.lowercased().contains("too many open files") }
+
+    /// A system error's text, with the remedy when it is the open-file limit.
+    static func plain(_ reason: String) -> String {
+        isOpenFileLimit(reason) ? "too many open files: raise the limit (ulimit -n) or run fewer jobs" : reason
     }
 }

@@ -22,11 +22,13 @@ package final class Muxer: @unchecked Sendable {
             throw MediaError.unknownContainer(output.finalPath)
         }
         var allocated: UnsafeMutablePointer<AVFormatContext>?
-        let status = avformat_alloc_output_context2(&allocated, format, nil, output.temporaryPath)
+        // A file: URL (the name mp4's +faststart reopens), and only the file protocol, like every input.
+        let status = avformat_alloc_output_context2(&allocated, format, nil, LocalFile.url(output.temporaryPath))
         guard status >= 0, let context = allocated else {
             throw MediaError.failed(output.finalPath, FFmpegError(status, "creating the output container"))
         }
         self.context = context
+        context.pointee.protocol_whitelist = av_strdup(LocalFile.protocols)
     }
 
     deinit {
@@ -53,7 +55,7 @@ package final class Muxer: @unchecked Sendable {
     /// Adds the video stream for `encoder`, with the source's display matrix (rotation) when given.
     /// Returns the stream index.
     package func addVideoStream(encoder: VideoEncoder, displayMatrix: [UInt8]?) throws -> Int {
-        guard let stream = avformat_new_stream(context, nil) else { fatalError("avformat_new_stream: out of memory") }
+        guard let stream = avformat_new_stream(context, nil) else { OutOfMemory.fail("a stream (FFmpeg's avformat_new_stream)") }
         try check(avcodec_parameters_from_context(stream.pointee.codecpar, encoder.context), "configuring the video stream")
         stream.pointee.time_base = encoder.timeBase
         stream.pointee.avg_frame_rate = encoder.context.pointee.framerate
@@ -72,7 +74,7 @@ package final class Muxer: @unchecked Sendable {
             throw MediaError.audioNotSupported(output: output.finalPath,
                                                codec: String(cString: avcodec_get_name(parameters.pointee.codec_id)))
         }
-        guard let stream = avformat_new_stream(context, nil) else { fatalError("avformat_new_stream: out of memory") }
+        guard let stream = avformat_new_stream(context, nil) else { OutOfMemory.fail("a stream (FFmpeg's avformat_new_stream)") }
         try check(avcodec_parameters_copy(stream.pointee.codecpar, parameters), "copying an audio stream")
         stream.pointee.codecpar.pointee.codec_tag = 0
         stream.pointee.time_base = source.pointee.time_base
@@ -86,7 +88,7 @@ package final class Muxer: @unchecked Sendable {
         guard !finished else { return }
         do {
             if context.pointee.oformat.pointee.flags & AVFMT_NOFILE == 0 {
-                try check(avio_open(&context.pointee.pb, output.temporaryPath, AVIO_FLAG_WRITE), "opening the output file")
+                try check(LocalFile.openForWriting(output.temporaryPath, into: &context.pointee.pb), "opening the output file")
                 ioOpened = true
             }
             var options: OpaquePointer?

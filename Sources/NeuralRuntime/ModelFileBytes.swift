@@ -4,11 +4,14 @@ import Foundation
 enum ModelFileBytes {
     /// The file's bytes and its name for error messages.
     static func read(_ path: String) throws -> (bytes: [UInt8], name: String) {
+        // open(2) first, so a failure says why (too many open files is not a damaged model).
+        let descriptor = open(path, O_RDONLY | O_CLOEXEC)
+        guard descriptor >= 0 else { throw NeuralRuntimeError.cannotOpen(path: path, reason: String(cString: strerror(errno))) }
         let bytes: [UInt8]
         do {
-            bytes = [UInt8](try Data(contentsOf: URL(fileURLWithPath: path)))
+            bytes = [UInt8](try FileHandle(fileDescriptor: descriptor, closeOnDealloc: true).readToEnd() ?? Data())
         } catch {
-            throw NeuralRuntimeError.unreadable(path: path, reason: (error as NSError).localizedDescription)
+            throw NeuralRuntimeError.cannotOpen(path: path, reason: "read error (\((error as NSError).localizedDescription))")
         }
         // A known model file must be the one scripts/setup installed (sha256).
         try ModelIntegrity.check(bytes, path: path)

@@ -152,7 +152,8 @@ package final class NeuralNetwork {
         }
         let plan = ArenaPlanner.plan(requests)
         let storage = FloatStorage()
-        let arena = storage.allocate(plan.size)
+        // The arena is the network's largest buffer: its failure is an error like any other.
+        let arena = try storage.allocateOrThrow(plan.size)
         var pointers = [UnsafeMutablePointer<Float>?](repeating: nil, count: tensors.count)
         for (slot, index) in planned.enumerated() { pointers[index] = arena + plan.offsets[slot] }
         // Constants are copied into the storage only for kernels that read them in place (an ADD's

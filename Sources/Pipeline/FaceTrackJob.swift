@@ -40,6 +40,13 @@ public struct FaceTrackJob: Sendable {
     public var threads: Int
     /// Re-identification, known people and selective anonymisation.
     public var identity = IdentitySettings()
+    /// Files the job reads besides `input` (the `--eye-sprite` picture, the `--cascade` file; the
+    /// `--known` photos are added when they are read): no output may name one.
+    public var readFiles: [ReadFile] = []
+    /// Told, before the work starts, what will be slow (a huge picture): the tool prints it as a warning.
+    package var notice: (@Sendable (String) -> Void)?
+    /// Pixels from which a still picture gets a notice.
+    package static let largePicture = 50_000_000
     /// The `--known` people, read once by the caller (so a bad photo fails before any video and
     /// batch reads the folder once); nil reads `identity.knownFolder` in `run`.
     package var knownPeople: KnownPeople?
@@ -85,6 +92,8 @@ public struct FaceTrackJob: Sendable {
                     EncoderSettings.presets.joined(separator: ", "))
         try require(threads >= 0, "threads (--threads)", "0 (one per core) or more")
         try identity.validate()
+        try require(overlay.anonymize != nil || (identity.keep.isEmpty && identity.only.isEmpty),
+                    "people (--keep/--only)", "--anonymize blur|pixelate|fill: they choose whom it masks")
     }
 
     /// Reads the `--known` folder once (a photo without a face or with several throws a one-line
@@ -97,6 +106,7 @@ public struct FaceTrackJob: Sendable {
                                                threshold: identity.knownThreshold)
         try identity.validateNames(known: known)
         knownPeople = known
+        readFiles += known.photos.map { ReadFile(path: $0, role: "a --known photo") }
     }
 
     /// True when the face mesh has to run (attributes or landmarks asked for).
@@ -125,11 +135,31 @@ public struct FaceTrackJob: Sendable {
 
     private func run(progress: (@Sendable (JobProgress) -> Void)?, stop: StopSignal, extraOutputs: [FrameOutput]) throws
         -> ProcessingSummary {
+        let registration = outputs.started()
+        var succeeded = false
+        defer { outputs.finished(run: registration, succeeded: succeeded) }
+        let summary = try runRegistered(progress: progress, stop: stop, extraOutputs: extraOutputs)
+        succeeded = true
+        return summary
+    }
+
+    private func runRegistered(progress: (@Sendable (JobProgress) -> Void)?, stop: StopSignal, extraOutputs: [FrameOutput]) throws
+        -> ProcessingSummary {
+        let started = Date()
         try validate()
-        try outputs.checkDistinct(input: input)
+        var readFiles = self.readFiles
+        if knownPeople == nil, let folder = identity.knownFolder, !folder.isEmpty,
+           let photos = try? KnownPeople.photoFiles(in: folder) {
+            readFiles += photos.flatMap(\.photos).map { ReadFile(path: $0, role: "a --known photo") }
+        }
+        try outputs.checkDistinct(input: input, readFiles: readFiles)
         // The input first: its errors come before any model is loaded.
         let demuxer = try Demuxer(path: input)
-        let inputs = [input]
+        if demuxer.isStillImage, let size = demuxer.pictureSize, size.width * size.height >= Self.largePicture {
+            notice?("\(input): a \(size.width) x \(size.height) picture (\(size.width * size.height / 1_000_000) MP): "
+                    + "detecting in full-resolution tiles and writing it take a while and a few GB of memory")
+        }
+        let inputs = [input] + readFiles.map(\.path)
         let threshold = detection.effectiveThreshold
         // The look-ahead window: long enough to confirm a track from its first detection (or to
         // cover --detect-every), and with adaptive detection half a second more, the time within
@@ -212,16 +242,26 @@ public struct FaceTrackJob: Sendable {
         let total = demuxer.estimatedFrameCount
         var frameDone: (@Sendable (Int) -> Void)?
         if let progress { frameDone = { progress(JobProgress(frames: $0, estimatedTotal: total)) } }
-        let summary = try processor.run(progress: frameDone)
+        var summary = try processor.run(progress: frameDone)
         do {
             for output in outputs { try output.finish() }
             if let path = self.outputs.tracksSummary { try TrackSummaryWriter.write(processor.tracking, to: path, inputs: inputs) }
-            try report?.finish(job: self, summary: summary)
         } catch {
             // One output failed (a full disk) after others were renamed into place: a failed run leaves none.
             self.outputs.removeWritten()
             throw error
         }
+        // The report is made from the finished outputs' data: when it fails (a video it cannot
+        // read again), the tracks and the video stay, and the error says so.
+        do {
+            try report?.finish(job: self, summary: summary)
+        } catch {
+            throw ReportFailedError(report: self.outputs.report ?? "", reason: "\(error)",
+                                    kept: self.outputs.named.map(\.path).filter { $0 != self.outputs.report && $0 != "-" })
+        }
+        // The whole run's time: opening the input and finishing the outputs (re-encoding a huge
+        // photo, a report's thumbnails) included, not only the frames' pipeline.
+        summary.seconds = Date().timeIntervalSince(started)
         return summary
     }
 }
@@ -273,4 +313,19 @@ public struct JobSettingsError: Error, CustomStringConvertible, Sendable {
 
     /// One line for the user.
     public var description: String { "invalid \(setting): expected \(expected)" }
+}
+
+/// `--report` failed after the run's other outputs were written; they are kept.
+public struct ReportFailedError: Error, CustomStringConvertible, Sendable {
+    /// The report's path.
+    public let report: String
+    /// Why it failed (one line naming the file).
+    public let reason: String
+    /// The outputs that were written and kept.
+    public let kept: [String]
+
+    /// One line for the user.
+    public var description: String {
+        "\(report): report not written: \(reason)" + (kept.isEmpty ? "" : "; kept \(kept.joined(separator: ", "))")
+    }
 }

@@ -21,7 +21,9 @@ final class JobReport {
         var details = ReportDetails(input: job.input)
         details.settings = Self.settings(job)
         details.run = Self.run(summary)
-        _ = try ReportBuilder.write(FaceRows(path: job.input, rows: collector.rows), video: job.input, details: details, to: file)
+        // With --known the run names people, as its CSV's person column does: the page groups by them.
+        let rows = FaceRows(path: job.input, rows: collector.rows, hasPersonColumn: job.identity.knownFolder != nil)
+        _ = try ReportBuilder.write(rows, video: job.input, details: details, to: file)
     }
 
     /// The detector and tracker settings, in words.
@@ -86,7 +88,8 @@ final class ReportCollector: FrameOutput {
             var eyesClosed: Bool?
             if o.leftEyeClosed != nil || o.rightEyeClosed != nil { eyesClosed = (o.leftEyeClosed ?? true) && (o.rightEyeClosed ?? true) }
             rows.append(FaceRow(frame: frame, time: time, trackID: face.trackID, box: o.bounds, confidence: o.confidence,
-                                predicted: face.source == .predicted, smiling: o.hasSmile, eyesClosed: eyesClosed, yaw: o.yaw))
+                                predicted: face.source == .predicted, smiling: o.hasSmile, eyesClosed: eyesClosed, yaw: o.yaw,
+                                person: face.person))
         }
     }
 

@@ -6,6 +6,10 @@ import MediaIO
 /// Reads a `--known` folder with the job's detector: each photo decoded upright, its faces found
 /// as `detect` finds them in a still, the one face embedded. Done once, before any video is read.
 package enum KnownPeopleLoader {
+    /// The longest side a known photo keeps (scaled down while it is decoded): a portrait's face
+    /// is still hundreds of pixels, and an 8000 px photo costs a second, not half a minute of tiles.
+    package static let largestPhoto = 2048
+
     /// The people of `folder`; a photo without a face or with several throws `KnownPeopleError`.
     package static func load(folder: String, detection: DetectionSettings, model: FaceEmbeddingModel,
                              threshold: Double) throws -> KnownPeople {
@@ -15,7 +19,7 @@ package enum KnownPeopleLoader {
         let still = StillImageDetection(detector: detector, kind: detection.detector)
         let embedder = try FaceEmbedder(model: model)
         return try KnownPeople.load(folder: folder, embedder: embedder, threshold: Float(threshold),
-                                    loadImage: { try ImageLoader.load(path: $0).image },
+                                    loadImage: { try ImageLoader.load(path: $0, maxSide: largestPhoto).image },
                                     detect: { image in try still.faces(in: image).filter(\.isValid) })
     }
 
@@ -29,7 +33,7 @@ package enum KnownPeopleLoader {
         let still = StillImageDetection(detector: detector, kind: detection.detector)
         let image: BGRAImage
         do {
-            image = try ImageLoader.load(path: path).image
+            image = try ImageLoader.load(path: path, maxSide: largestPhoto).image
         } catch {
             throw KnownPeopleError.unreadablePhoto(path: path, reason: "\(error)")
         }

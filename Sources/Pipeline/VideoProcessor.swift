@@ -146,6 +146,10 @@ final class VideoProcessor {
         }
         track.endOfInput(frames: reader.frameCount)
         group.wait()
+        // A block may leave the group before it ends: drain the lanes and the tracking queue, so
+        // nothing still holds an output (a failed run's temporary CSV goes when its writer does).
+        for lane in lanes { lane.queue.sync {} }
+        track.drain()
         // Drains the encoder's queue (audio copies are not counted by the group), so on an error
         // nothing still holds the muxer and its temporary file goes with it.
         encode?.queue.sync {}

@@ -1,3 +1,4 @@
+import FaceCore
 import Foundation
 
 /// A CSV file read as bytes (RFC 4180 quoting, LF or CRLF line ends, an optional UTF-8 byte-order
@@ -23,9 +24,9 @@ package struct CSVReader {
     package init(path: String) throws {
         let data: Data
         do {
-            data = try Data(contentsOf: URL(fileURLWithPath: path))
-        } catch {
-            throw ReportError.unreadable(path, reason: (error as NSError).localizedDescription)
+            data = try FileBytes.read(path)
+        } catch let error as FileReadError {
+            throw ReportError.unreadable(path, reason: error.reason)
         }
         try self.init(bytes: [UInt8](data), path: path)
     }
@@ -102,7 +103,15 @@ package struct CSVReader {
         guard value.isFinite else {
             throw ReportError.badRow(path, line: line, reason: "\(name) '\(string(field).trimmingCharacters(in: .whitespaces))' is not a number")
         }
+        try checkRange(value, field: field, name)
         return value
+    }
+
+    /// Refuses a value outside its column's range (`ValueBounds`), naming line and column.
+    private func checkRange(_ value: Double, field: Int, _ name: String) throws {
+        guard let bounds = ValueBounds.range(ofColumn: name), !bounds.range.contains(value) else { return }
+        throw ReportError.badValue(path, line: line, column: field + 1,
+                                   reason: ValueBounds.outOfRange(column: name, text: string(field).trimmingCharacters(in: .whitespaces)))
     }
 
     /// A whole-number field; nil when blank.
@@ -118,7 +127,9 @@ package struct CSVReader {
             else { throw ReportError.badRow(path, line: line, reason: "\(name) '\(string(field))' is not a whole number") }
         }
         guard digits > 0 else { throw ReportError.badRow(path, line: line, reason: "\(name) '\(string(field))' is not a whole number") }
-        return negative ? -value : value
+        let number = negative ? -value : value
+        try checkRange(Double(number), field: field, name)
+        return number
     }
 
     /// Splits the next record into field ranges; false at the end of the bytes.

@@ -51,17 +51,19 @@ package struct FaceRows: Sendable {
     package let rows: [FaceRow]
     /// Whether the file has a `person` column.
     package let hasPersonColumn: Bool
-    /// The highest frame index listed (faces or not), -1 for none.
-    package let lastFrame: Int
-    /// The latest time listed.
-    package let lastTime: Double
+    /// The lowest and highest frame index listed (faces or not); -1 for none.
+    package let firstFrame: Int, lastFrame: Int
+    /// The earliest and latest time listed (0 for none; negative when the video's clock starts below zero).
+    package let firstTime: Double, lastTime: Double
 
     /// Rows made in code.
     package init(path: String = "<memory>", rows: [FaceRow], hasPersonColumn: Bool = false) {
         self.path = path
         self.rows = rows
         self.hasPersonColumn = hasPersonColumn
+        firstFrame = rows.map(\.frame).min() ?? -1
         lastFrame = rows.map(\.frame).max() ?? -1
+        firstTime = rows.map(\.time).min() ?? 0
         lastTime = rows.map(\.time).max() ?? 0
     }
 
@@ -73,6 +75,12 @@ package struct FaceRows: Sendable {
 
     /// Reads the records of an open CSV.
     package init(reading csv: inout CSVReader) throws {
+        // `facetrack detect` writes the same columns after an `image` one, with no tracks: say so
+        // rather than draw an empty page.
+        if csv.header.first == "image" {
+            throw ReportError.unreadable(csv.path, reason: "a facetrack detect CSV (faces per image, no tracks); "
+                                             + "report takes the tracks CSV of facetrack process --csv")
+        }
         try csv.require(Self.requiredColumns)
         let header = csv
         func c(_ name: String) -> Int? { header.column(name) }
@@ -82,8 +90,8 @@ package struct FaceRows: Sendable {
         let leftClosedColumn = c("left_eye_closed"), rightClosedColumn = c("right_eye_closed"), yawColumn = c("yaw")
         let personColumn = c("person")
         var rows: [FaceRow] = []
-        var lastFrame = -1
-        var lastTime = 0.0
+        var firstFrame = Int.max, lastFrame = -1
+        var firstTime = Double.infinity, lastTime = -Double.infinity
         var people: [String: String] = [:]  // one String per name, shared by its rows
         while csv.next() {
             guard let frame = try csv.int(frameColumn, "frame"), frame >= 0 else {
@@ -92,7 +100,9 @@ package struct FaceRows: Sendable {
             guard let time = try csv.double(timeColumn, "time") else {
                 throw ReportError.badRow(csv.path, line: csv.line, reason: "time is empty")
             }
+            firstFrame = min(firstFrame, frame)
             lastFrame = max(lastFrame, frame)
+            firstTime = min(firstTime, time)
             lastTime = max(lastTime, time)
             if csv.isEmpty(xColumn) && csv.isEmpty(widthColumn) && csv.isEmpty(trackColumn) { continue }
             guard let x = try csv.double(xColumn, "x"), let y = try csv.double(yColumn, "y"),
@@ -124,7 +134,9 @@ package struct FaceRows: Sendable {
         path = csv.path
         self.rows = rows
         hasPersonColumn = personColumn != nil
+        self.firstFrame = lastFrame < 0 ? -1 : firstFrame
         self.lastFrame = lastFrame
-        self.lastTime = lastTime
+        self.firstTime = lastFrame < 0 ? 0 : firstTime
+        self.lastTime = lastFrame < 0 ? 0 : lastTime
     }
 }

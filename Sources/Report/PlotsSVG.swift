@@ -10,19 +10,11 @@ package enum PlotsSVG {
 
     /// Faces per frame, averaged over at most 300 stretches of the video.
     package static func facesOverTime(_ model: TrackModel) -> String {
-        let counts = model.facesPerFrame
-        let bins = max(1, min(300, counts.count))
-        var means = [Double](repeating: 0, count: bins)
-        var totals = [Int](repeating: 0, count: bins)
-        for (frame, count) in counts.enumerated() {
-            let b = frame * bins / max(1, counts.count)
-            means[b] += Double(count)
-            totals[b] += 1
-        }
-        for b in 0..<bins where totals[b] > 0 { means[b] /= Double(totals[b]) }
+        let means = model.facesOverTime
+        let bins = max(1, means.count)
         let peak = max(1, (means.max() ?? 0).rounded(.up))
         var svg = frame(title: "Faces per frame over time", label: "Faces per frame", yMax: peak, yFormat: { String(Int($0)) },
-                        xLabels: (HTMLText.clock(0), HTMLText.clock(model.duration)))
+                        xLabels: (HTMLText.clock(model.startTime), HTMLText.clock(model.startTime + model.duration)))
         var points = "\(HTMLText.coordinate(left)),\(HTMLText.coordinate(Self.top + plotHeight))"
         for (b, mean) in means.enumerated() {
             let x0 = left + Double(b) / Double(bins) * plotWidth, x1 = left + Double(b + 1) / Double(bins) * plotWidth

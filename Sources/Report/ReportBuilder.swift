@@ -38,7 +38,7 @@ package enum ReportBuilder {
             let facts = try VideoFacts(path: video)
             try Thumbnails.checkMatch(rows, video: facts, videoPath: video)
             details.video = facts
-            model = TrackModel(rows, videoFrames: facts.frames, videoDuration: facts.duration)
+            model = TrackModel(rows, videoFrames: facts.frames, videoDuration: facts.duration, videoStart: facts.startTime)
             let started = Date()
             thumbnails = try Thumbnails.make(for: model.tracks, video: video)
             thumbnailSeconds = Date().timeIntervalSince(started)
@@ -56,10 +56,18 @@ package enum ReportBuilder {
     /// label and value: keys in order, nested objects one level deep, lists by their length.
     package static func summaryFacts(_ path: String) throws -> [(String, String)] {
         let value: JSONValue
+        let data: Data
         do {
-            value = try JSONDecoder().decode(JSONValue.self, from: try Data(contentsOf: URL(fileURLWithPath: path)))
+            data = try FileBytes.read(path)
+        } catch let error as FileReadError {
+            throw ReportError.unreadable(path, reason: error.reason)
+        }
+        do {
+            // JSONSerialization first: its errors give the position (the decoder's do not).
+            _ = try JSONSerialization.jsonObject(with: data, options: [.fragmentsAllowed])
+            value = try JSONDecoder().decode(JSONValue.self, from: data)
         } catch {
-            throw ReportError.unreadable(path, reason: "not a JSON summary: \((error as NSError).localizedDescription)")
+            throw ReportError.unreadable(path, reason: "not a JSON summary: \(jsonProblem(error, in: data))")
         }
         guard case .object(let dictionary) = value else {
             throw ReportError.unreadable(path, reason: "not a JSON summary: expected an object")
@@ -70,7 +78,7 @@ package enum ReportBuilder {
             switch value {
             case .bool(let flag): facts.append((label, flag ? "yes" : "no"))
             case .number(let number):
-                facts.append((label, number == number.rounded() && abs(number) < 1e15 ? String(Int64(number)) : String(format: "%.3f", number)))
+                facts.append((label, summaryNumber(number)))
             case .string(let text): facts.append((label, text))
             case .array(let list): facts.append((label, "\(list.count) entries"))
             case .object, .null: break
@@ -85,6 +93,37 @@ package enum ReportBuilder {
         }
         return facts
     }
+}
+
+/// What is wrong with a JSON text, with its line and column ("Number 1e999 is not representable
+/// in Swift, at line 1, column 7"), not Foundation's "data isn't in the correct format".
+func jsonProblem(_ error: Error, in data: Data) -> String {
+    var text = (error as NSError).userInfo[NSDebugDescriptionErrorKey] as? String
+        ?? (error as NSError).localizedDescription
+    var offset: Int?
+    if let range = text.range(of: " around character ") {
+        offset = Int(text[range.upperBound...].prefix { $0.isNumber })
+        text = String(text[..<range.lowerBound])
+    } else if let range = text.range(of: "Number "), let end = text.range(of: " is not representable") {
+        // The number's own text: its first occurrence.
+        let number = Array(text[range.upperBound..<end.lowerBound].utf8)
+        let bytes = [UInt8](data)
+        offset = number.isEmpty ? nil : (0...max(0, bytes.count - number.count)).first { bytes[$0..<($0 + number.count)].elementsEqual(number) }
+    }
+    text = text.hasSuffix(".") ? String(text.dropLast()) : text
+    guard let offset else { return text }
+    let before = data.prefix(max(0, offset))
+    let line = before.reduce(1) { $1 == 0x0A ? $0 + 1 : $0 }
+    let column = offset - (before.lastIndex(of: 0x0A).map { $0 + 1 } ?? 0) + 1
+    return "\(text), at line \(line), column \(column)"
+}
+
+/// A summary figure: whole numbers as they are, fractions to three places, very large or small
+/// values in exponent form (1e+308, not 309 digits; -1e-300, not -0.000).
+func summaryNumber(_ number: Double) -> String {
+    if number == number.rounded() && abs(number) < 1e15 { return String(Int64(number)) }
+    if abs(number) >= 1e15 || abs(number) < 1e-3 { return String(format: "%.6g", number) }
+    return String(format: "%.3f", number)
 }
 
 /// Any JSON value, booleans kept apart from numbers.

@@ -8,6 +8,8 @@ package enum ReportError: Error, CustomStringConvertible, Sendable {
     case missingColumns(String, [String])
     /// A row cannot be read.
     case badRow(String, line: Int, reason: String)
+    /// A field's value is outside what any real file holds (`ValueBounds`).
+    case badValue(String, line: Int, column: Int, reason: String)
     /// The tracks and the video do not belong together.
     case mismatch(csv: String, video: String, reason: String)
     /// A results file line is not a batch record.
@@ -22,6 +24,7 @@ package enum ReportError: Error, CustomStringConvertible, Sendable {
             return "\(path): missing column\(columns.count == 1 ? "" : "s") \(columns.joined(separator: ", ")) "
                 + "(a tracks CSV from facetrack process --csv needs \(FaceRows.requiredColumns.joined(separator: ",")))"
         case let .badRow(path, line, reason): return "\(path): line \(line): \(reason)"
+        case let .badValue(path, line, column, reason): return "\(path): line \(line), column \(column): \(reason)"
         case let .mismatch(csv, video, reason): return "\(csv): does not match the video \(video): \(reason)"
         case let .badRecord(path, line, reason): return "\(path): line \(line): \(reason)"
         }

@@ -26,9 +26,12 @@ package enum Thumbnails {
             throw ReportError.mismatch(csv: rows.path, video: videoPath,
                                        reason: "the CSV lists frame \(rows.lastFrame), the video has \(frames) frames")
         }
-        if let duration = video.duration, duration > 0, rows.lastTime > duration + 2 * frameLength {
-            throw ReportError.mismatch(csv: rows.path, video: videoPath,
-                                       reason: String(format: "the CSV reaches %.3f s, the video lasts %.3f s", rows.lastTime, duration))
+        // Times are the video's own clock: it starts at its stream's start time (1.4 s for MPEG-TS).
+        let end = video.startTime + (video.duration ?? 0)
+        if let duration = video.duration, duration > 0, rows.lastTime > end + 2 * frameLength {
+            let span = video.startTime == 0 ? String(format: "the video lasts %.3f s", duration)
+                : String(format: "the video runs from %.3f s to %.3f s", video.startTime, end)
+            throw ReportError.mismatch(csv: rows.path, video: videoPath, reason: String(format: "the CSV reaches %.3f s, ", rows.lastTime) + span)
         }
     }
 

@@ -38,14 +38,16 @@ package struct TimelineSVG {
         var svg = "<svg class=\"timeline\" viewBox=\"0 0 \(Int(Self.width)) \(HTMLText.coordinate(height))\" "
         svg += "width=\"\(Int(Self.width))\" height=\"\(HTMLText.coordinate(height))\" role=\"img\" "
         svg += "aria-label=\"Timeline of \(model.tracks.count) tracks over \(HTMLText.clock(duration))\">\n"
-        // Axis: ticks and grid lines.
+        // Axis: ticks and grid lines at round times of the video's clock, from its start.
         let step = HTMLText.tickStep(duration: duration)
-        var tick = 0.0
-        while tick <= duration + 1e-9 {
-            let x = HTMLText.coordinate(Self.labelWidth + tick * scale)
+        let origin = model.startTime
+        var index = (origin / step).rounded(.up)
+        while index * step <= origin + duration + 1e-9 {
+            let tick = index * step
+            let x = HTMLText.coordinate(Self.labelWidth + (tick - origin) * scale)
             svg += "<line class=\"grid\" x1=\"\(x)\" y1=\"\(Int(Self.axisHeight - 4))\" x2=\"\(x)\" y2=\"\(HTMLText.coordinate(height))\"/>"
             svg += "<text class=\"tick\" x=\"\(x)\" y=\"14\" text-anchor=\"middle\">\(HTMLText.axisLabel(tick, step: step))</text>\n"
-            tick += step
+            index += 1
         }
         var y = Self.axisHeight
         for group in groups {
@@ -71,8 +73,10 @@ package struct TimelineSVG {
     func bars(_ track: TrackInfo, y: Double, scale: Double) -> String {
         var out = ""
         let frameLength = model.frameCount > 0 ? model.duration / Double(model.frameCount) : 0.04
+        let origin = model.startTime
+        // `start` and `end` are times of the video's clock.
         func bar(start: Double, end: Double, detected: Int, predicted: Int) {
-            let x = Self.labelWidth + start * scale
+            let x = Self.labelWidth + max(0, start - origin) * scale
             let width = max(1, (end - start) * scale)
             let isPredicted = predicted > detected
             let frames = detected + predicted
@@ -92,12 +96,12 @@ package struct TimelineSVG {
             return out
         }
         let binsPerUnit = 2 * scale
-        let count = Int(model.duration * binsPerUnit) + 2
+        let count = Int(max(model.duration, 0.001) * binsPerUnit) + 2
         var detected = [Int](repeating: 0, count: count), predicted = detected
         for span in track.intervals {
             let frames = span.lastFrame - span.firstFrame + 1
-            let first = min(count - 1, max(0, Int(span.start * binsPerUnit)))
-            let last = min(count - 1, max(first, Int((span.end + frameLength) * binsPerUnit)))
+            let first = min(count - 1, max(0, Int(max(0, span.start - origin) * binsPerUnit)))
+            let last = min(count - 1, max(first, Int(min(Double(count), max(0, span.end + frameLength - origin) * binsPerUnit))))
             let share = max(1, frames / (last - first + 1))
             for b in first...last {
                 if span.predicted { predicted[b] += share } else { detected[b] += share }
@@ -112,7 +116,9 @@ package struct TimelineSVG {
                 if next != state { break }
                 d += detected[end]; p += predicted[end]; end += 1
             }
-            if state != 0 { bar(start: Double(b) / binsPerUnit, end: Double(end) / binsPerUnit, detected: d, predicted: p) }
+            if state != 0 {
+                bar(start: origin + Double(b) / binsPerUnit, end: origin + Double(end) / binsPerUnit, detected: d, predicted: p)
+            }
             b = end
         }
         return out

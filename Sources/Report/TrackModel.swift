@@ -44,43 +44,73 @@ package struct TrackModel: Sendable {
     package let faces: Int
     /// Frames of the video: the video's count when known, else one past the highest frame listed.
     package let frameCount: Int
-    /// Seconds: the video's duration when known, else the last time listed plus one frame.
+    /// Time at the start of the timeline: the video's first frame when known (1.4 s for an MPEG-TS
+    /// copy, negative after an offset), else 0 or the earliest time listed when that is negative.
+    package let startTime: Double
+    /// Seconds from `startTime`: the video's duration when known, else to the last time listed plus one frame.
     package let duration: Double
-    /// Faces on each frame.
-    package let facesPerFrame: [Int32]
+    /// Mean faces per frame in up to `faceBins` stretches of the frames, in order (memory follows
+    /// the bins, not the highest frame number).
+    package let facesOverTime: [Double]
     /// Confidence of every detected face, for the histogram.
     package let confidences: [Double]
     /// Whether identities exist (a `person` column).
     package let hasPersons: Bool
 
+    /// Stretches of the faces-per-frame plot.
+    static let faceBins = 300
+
     /// Distinct persons named.
     package var persons: [String] { Array(Set(tracks.compactMap(\.person))).sorted() }
 
-    /// Builds the model. `videoFrames` and `videoDuration` come from the video when it is known.
-    package init(_ input: FaceRows, videoFrames: Int? = nil, videoDuration: Double? = nil) {
+    /// Builds the model. `videoFrames`, `videoDuration` and `videoStart` come from the video when it is known.
+    package init(_ input: FaceRows, videoFrames: Int? = nil, videoDuration: Double? = nil, videoStart: Double? = nil) {
         let rows = input.rows
         let lastFrame = input.lastFrame
         let frameCount = max(videoFrames ?? 0, lastFrame + 1)
-        // One frame's length: from the times of the rows (median step), else 25 fps.
+        // One frame's length: from the times of the rows, else 25 fps.
         var frameLength = 1.0 / 25
-        if lastFrame > 0, input.lastTime > 0 { frameLength = input.lastTime / Double(lastFrame) }
+        if lastFrame > input.firstFrame, input.lastTime > input.firstTime {
+            frameLength = (input.lastTime - input.firstTime) / Double(lastFrame - input.firstFrame)
+        }
         self.frameCount = frameCount
-        duration = max(videoDuration ?? 0, rows.isEmpty ? 0 : input.lastTime + frameLength)
+        startTime = videoStart ?? min(0, input.firstTime)
+        duration = max(videoDuration ?? 0, rows.isEmpty ? 0 : input.lastTime - startTime + frameLength)
         faces = rows.count
         hasPersons = input.hasPersonColumn
 
-        var perFrame = [Int32](repeating: 0, count: frameCount)
+        let bins = max(1, min(Self.faceBins, frameCount))
+        var sums = [Double](repeating: 0, count: bins)
         var confidences: [Double] = []
         confidences.reserveCapacity(rows.count)
         var byTrack: [Int: [Int]] = [:]
         for (i, row) in rows.enumerated() {
-            if row.frame < frameCount { perFrame[row.frame] += 1 }
+            if row.frame < frameCount { sums[Self.bin(of: row.frame, frames: frameCount, bins: bins)] += 1 }
             if !row.predicted { confidences.append(row.confidence) }
             if let id = row.trackID { byTrack[id, default: []].append(i) }
         }
-        facesPerFrame = perFrame
+        facesOverTime = (0..<bins).map { b in
+            let frames = Self.firstFrame(ofBin: b + 1, frames: frameCount, bins: bins) - Self.firstFrame(ofBin: b, frames: frameCount, bins: bins)
+            return frames > 0 ? sums[b] / Double(frames) : 0
+        }
         self.confidences = confidences
         tracks = byTrack.keys.sorted().map { TrackModel.track($0, rows: byTrack[$0]!.map { rows[$0] }) }
+    }
+
+    /// The bin of a frame when `frames` frames are split into `bins` equal stretches.
+    static func bin(of frame: Int, frames: Int, bins: Int) -> Int {
+        min(bins - 1, Int(Double(frame) * Double(bins) / Double(frames)))
+    }
+
+    /// The first frame that falls in `bin` (`frames` for `bin == bins`).
+    static func firstFrame(ofBin bin: Int, frames: Int, bins: Int) -> Int {
+        guard bin > 0 else { return 0 }
+        guard bin < bins else { return frames }
+        // The smallest frame f with bin(of: f) >= bin, found from the estimate by stepping.
+        var f = Int((Double(bin) * Double(frames) / Double(bins)).rounded(.up))
+        while f > 0 && Self.bin(of: f - 1, frames: frames, bins: bins) >= bin { f -= 1 }
+        while f < frames && Self.bin(of: f, frames: frames, bins: bins) < bin { f += 1 }
+        return f
     }
 
     /// One track from its rows.

@@ -2,11 +2,12 @@ import Batch
 import FaceTrack
 import FaceCore
 import Foundation
+import Synchronization
 
 /// `facetrack batch INPUT... --out DIR`: `process` over many files, concurrently, resumably,
 /// optionally one shard of a job array.
 enum BatchCommand {
-    static let out = Option.text("--out", "DIR", help: "output folder (created; when inside an input folder it is not scanned)")
+    static let out = Option.output("--out", "DIR", help: "output folder (created; when inside an input folder it is not scanned)")
     static let list = Option.text(
         "--list", "FILE", help: "also process the paths listed in FILE, one per line (relative to the current folder)")
     static let outputs = Option("--outputs", "LIST",
@@ -18,7 +19,7 @@ enum BatchCommand {
     static let threads = Option<Int>.number("--threads", in: 0...256,
                                             help: "worker threads per file (default: cores / jobs, at least 1)")
     static let force = Flag("--force", help: "redo inputs whose outputs are up to date")
-    static let results = Option.text(
+    static let results = Option.output(
         "--results", "FILE", help: "write a JSON Lines record per input (path, status, frames, faces, tracks, seconds, error, stats)")
     static let shard = Option.text("--shard", "I/N", help: """
         process only slice I of N of the sorted inputs (I from 0 to N-1), or
@@ -96,6 +97,10 @@ enum BatchCommand {
         var collector = InputCollector()
         if let list = try arguments.value(Self.extensions) {
             collector.extensions = Set(list.split(separator: ",").map { $0.trimmingCharacters(in: CharacterSet(charactersIn: ". ")).lowercased() })
+                .subtracting([""])
+            guard !collector.extensions.isEmpty else {
+                throw UsageError("invalid value '\(list)' for --extensions: expected one or more extensions, e.g. mp4,mov")
+            }
         }
         let quiet = arguments.isSet(Self.quiet)
         let listFile = try arguments.value(Self.list)
@@ -103,12 +108,7 @@ enum BatchCommand {
             throw UsageError("batch needs INPUT files or folders, or --list FILE")
         }
 
-        do {
-            try FileManager.default.createDirectory(atPath: outPath, withIntermediateDirectories: true)
-        } catch {
-            throw AtomicOutputError.unwritable(outPath, reason: "cannot create the output folder")
-        }
-        let outFolder = InputCollector.resolve(outPath)
+        var outFolder = InputCollector.resolve(outPath)
         if arguments.positionals.contains(where: { InputCollector.resolve($0) == outFolder }) {
             throw UsageError("the output folder \(outPath) is an input folder; choose another --out (a subfolder is fine)")
         }
@@ -119,6 +119,13 @@ enum BatchCommand {
         guard !collection.inputs.isEmpty else {
             throw BatchError.noInputs(extensions: collector.extensions.sorted())
         }
+        // Created once there is something to write into it (a batch with no input leaves no folder).
+        do {
+            try FileManager.default.createDirectory(atPath: outPath, withIntermediateDirectories: true)
+        } catch {
+            throw AtomicOutputError.unwritable(outPath, reason: "cannot create the output folder")
+        }
+        outFolder = InputCollector.resolve(outPath)
         let layout = OutputLayout(folder: outFolder, kinds: kinds, inputs: collection.inputs)
         // Temporary files of batches killed outright (SIGKILL, a lost node) are never renamed.
         AtomicOutput.removeStalePartials(under: outFolder)
@@ -127,8 +134,17 @@ enum BatchCommand {
         if let slice, !quiet {
             Console.info("shard \(slice): \(inputs.count) of \(collection.inputs.count) inputs")
         }
-        let resultsFile = try arguments.value(Self.results).map { try ResultsWriter(path: $0) }
+        try checkPlannedOutputs(layout: layout, inputs: collection.inputs)
+        let resultsPath = try arguments.value(Self.results)
+        if let resultsPath {
+            try checkResults(resultsPath, layout: layout, inputs: collection.inputs,
+                             read: (listFile.map { [$0] } ?? []) + template.readFiles.map(\.path),
+                             index: writesReports ? (outFolder as NSString).appendingPathComponent("index.html") : nil)
+        }
+        let resultsFile = try resultsPath.map { try ResultsWriter(path: $0) }
         defer { resultsFile?.close() }
+        // The first results line that cannot be written (a full disk) stops the batch.
+        let resultsError = Mutex<Error?>(nil)
 
         let runner = BatchRunner(inputs: inputs, layout: layout, template: template, force: arguments.isSet(Self.force))
         let interrupt = Console.onInterrupt(
@@ -142,7 +158,13 @@ enum BatchCommand {
         let started = Date()
         let records = runner.run(jobs: jobCount) { index, record in
             progress.add(record)
-            resultsFile?.append(record)
+            do {
+                try resultsFile?.append(record)
+            } catch {
+                if resultsError.withLock({ current in defer { if current == nil { current = error } }; return current == nil }) {
+                    runner.requestStop()
+                }
+            }
             if showsStats, record.status == .done, let stats = record.stats {
                 if showsProgress { BatchProgressLine.clear() }
                 Console.info("\(inputs[index].relativePath): " + stats.table(frames: record.frames, seconds: record.seconds))
@@ -165,8 +187,43 @@ enum BatchCommand {
         }
 
         if !quiet { Console.info(summary(records, inputs: inputs, stopped: runner.stopped, wall: wall)) }
+        if let error = resultsError.withLock({ $0 }) { throw error }
         if runner.stopped { return Console.interruptStatus }
         return records.contains { $0?.status == .failed } ? 1 : 0
+    }
+
+    /// Refuses a layout that would write an output over one of the inputs (an input given inside
+    /// the output folder).
+    static func checkPlannedOutputs(layout: OutputLayout, inputs: [BatchInput]) throws {
+        let sources = Set(inputs.map(\.path))
+        for input in inputs {
+            if let clash = layout.paths(for: input).first(where: { sources.contains($0) }) {
+                throw UsageError("\(clash): batch would write \(input.relativePath)'s output over this input; choose another --out")
+            }
+        }
+    }
+
+    /// Refuses a --results file that is one of the inputs (a video, the --list file, a --known
+    /// photo) or one of the outputs the batch plans (over every input, not only this shard's).
+    static func checkResults(_ path: String, layout: OutputLayout, inputs: [BatchInput], read: [String], index: String?) throws {
+        if let input = inputs.first(where: { AtomicOutput.sameFile($0.path, path) }) {
+            throw UsageError("--results \(path) names the input \(input.relativePath); choose another results file")
+        }
+        if let file = read.first(where: { AtomicOutput.sameFile($0, path) }) {
+            throw UsageError("--results \(path) names \(file), an input; choose another results file")
+        }
+        // Only outputs with the same file name can be the same file: compare those by path.
+        let name = (AtomicOutput.canonical(path) as NSString).lastPathComponent
+        for input in inputs {
+            for (kind, output) in zip(layout.kinds, layout.paths(for: input))
+            where (output as NSString).lastPathComponent == name && AtomicOutput.sameFile(output, path) {
+                throw UsageError("--results \(path) is where batch writes the \(kind.rawValue) output of \(input.relativePath); "
+                                 + "choose another results file")
+            }
+        }
+        if let index, AtomicOutput.sameFile(index, path) {
+            throw UsageError("--results \(path) is where batch writes its index.html; choose another results file")
+        }
     }
 
     private static func usage<T>(_ body: () throws -> T) throws -> T {
@@ -198,13 +255,13 @@ final class BatchProgressLine {
     init(_ progress: BatchProgress) {
         let timer = DispatchSource.makeTimerSource(queue: DispatchQueue.global(qos: .utility))
         timer.schedule(deadline: .now() + 0.5, repeating: 0.5)
-        timer.setEventHandler { FileHandle.standardError.write(Data(("\r\u{1B}[K" + progress.line()).utf8)) }
+        timer.setEventHandler { Console.standardError("\r\u{1B}[K" + progress.line()) }
         timer.resume()
         self.timer = timer
     }
 
     /// Clears the line (before another message).
-    static func clear() { FileHandle.standardError.write(Data("\r\u{1B}[K".utf8)) }
+    static func clear() { Console.standardError("\r\u{1B}[K") }
 
     /// Stops redrawing and clears the line.
     func stop() {

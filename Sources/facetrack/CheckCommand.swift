@@ -5,7 +5,7 @@ import Foundation
 /// `facetrack check [MANIFEST]`: runs `process` on reference clips, scores them against their truth
 /// and fails when a metric misses its threshold.
 enum CheckCommand {
-    static let junit = Option.text("--junit", "FILE", help: "also write a JUnit XML report (one test case per clip)")
+    static let junit = Option.output("--junit", "FILE", help: "also write a JUnit XML report (one test case per clip)")
     static let updateGolden = Flag("--update-golden", help: "store this run's tracks CSVs as the accepted outputs")
     static let options = [junit.spec, updateGolden.spec, CommonFlags.help.spec]
 
@@ -38,8 +38,14 @@ enum CheckCommand {
         if arguments.isSet(CommonFlags.help) { print(help); return 0 }
         guard arguments.positionals.count <= 1 else { throw UsageError("check takes at most one MANIFEST") }
         let manifest = try CheckManifest.load(path: arguments.positionals.first ?? "samples/manifest.json")
-        let scratch = FileManager.default.temporaryDirectory.appendingPathComponent("facetrack-check-\(ProcessInfo.processInfo.processIdentifier)")
-        try FileManager.default.createDirectory(at: scratch, withIntermediateDirectories: true)
+        // What check reads: no output (--junit, a golden file) may name one.
+        let inputs = [manifest.path] + manifest.entries.flatMap { [$0.clip, $0.truth] }
+        let junitPath = try arguments.value(junit)
+        if let junitPath, let input = inputs.first(where: { AtomicOutput.sameFile($0, junitPath) }) {
+            throw AtomicOutputError.namesReadFile(junitPath, role: "\(input) (read by check)")
+        }
+        // The runs' CSVs go to a private folder of a fresh name (mkdtemp: mode 0700, never an existing one).
+        let scratch = URL(fileURLWithPath: try privateFolder())
         defer { try? FileManager.default.removeItem(at: scratch) }
 
         var cases: [JUnitReport.Case] = []
@@ -52,7 +58,7 @@ enum CheckCommand {
                 failures = entry.thresholds.compactMap { $0.failure(in: result) }
                 summary = ["precision", "recall", "mean_iou", "mota", "idf1", "id_switches", "eye_error"]
                     .map { "\($0) \(EvaluationResult.format($0, result.value(of: $0)))" }.joined(separator: ", ")
-                note = try golden(entry, csv: csv, update: arguments.isSet(updateGolden))
+                note = try golden(entry, csv: csv, update: arguments.isSet(updateGolden), inputs: inputs)
             } catch let caught {
                 error = "\(caught)"
             }
@@ -64,15 +70,25 @@ enum CheckCommand {
                 line += summary
             }
             line += String(format: " (%.1f s)", seconds) + (note.isEmpty ? "" : "; " + note)
-            print(line)
+            print(Console.escapingControls(line))
             cases.append(JUnitReport.Case(name: entry.name, seconds: seconds, failures: failures, error: error, output: summary))
         }
-        if let path = try arguments.value(junit) {
-            try JUnitReport(suite: "facetrack check", cases: cases).write(to: path)
+        if let junitPath {
+            try JUnitReport(suite: "facetrack check", cases: cases).write(to: junitPath, inputs: inputs)
         }
         let failed = cases.filter { $0.error != nil || !$0.failures.isEmpty }.count
         print("check: \(cases.count) clips, \(cases.count - failed) passed, \(failed) failed")
         return failed == 0 ? 0 : 1
+    }
+
+    /// A new folder only this user can enter, under the temporary folder.
+    private static func privateFolder() throws -> String {
+        var template = Array((FileManager.default.temporaryDirectory.path + "/facetrack-check.XXXXXX").utf8CString)
+        guard let made = template.withUnsafeMutableBufferPointer({ mkdtemp($0.baseAddress!) }) else {
+            throw EvaluationError.unwritable(FileManager.default.temporaryDirectory.path,
+                                             reason: "cannot make a temporary folder (\(String(cString: strerror(errno))))")
+        }
+        return String(cString: made)
     }
 
     /// Runs the clip's job (its manifest options, tracks to `csv`) in this process and scores its tracks.
@@ -92,7 +108,7 @@ enum CheckCommand {
     }
 
     /// Stores the run's CSV as the golden one (`update`), or says whether it differs from it.
-    private static func golden(_ entry: CheckManifest.Entry, csv: String, update: Bool) throws -> String {
+    private static func golden(_ entry: CheckManifest.Entry, csv: String, update: Bool, inputs: [String]) throws -> String {
         let manager = FileManager.default
         if update {
             let folder = URL(fileURLWithPath: entry.golden).deletingLastPathComponent()
@@ -101,7 +117,7 @@ enum CheckCommand {
             } catch {
                 throw EvaluationError.unwritable(entry.golden, reason: (error as NSError).localizedDescription)
             }
-            let file = try BufferedTextFile(path: entry.golden)
+            let file = try BufferedTextFile(path: entry.golden, inputs: inputs)
             try file.write(try String(contentsOfFile: csv, encoding: .utf8))
             try file.finish()
             return "golden updated"

@@ -8,13 +8,18 @@ enum Console {
     /// Informational text may span lines (tables); each line is escaped on its own.
     static func info(_ text: String) {
         let lines = "facetrack: \(text)".split(separator: "\n", omittingEmptySubsequences: false)
-        FileHandle.standardError.write(Data((lines.map { escapingControls(String($0)) }.joined(separator: "\n") + "\n").utf8))
+        Console.standardError(lines.map { escapingControls(String($0)) }.joined(separator: "\n") + "\n")
     }
     static func warn(_ text: String) { write("facetrack: warning: \(text)") }
     static func error(_ error: Error) { write("facetrack: error: \(error)") }
 
+    /// Writes to standard error; a failed write (a closed or full stream) is dropped, never a crash.
+    static func standardError(_ text: String) {
+        try? FileHandle.standardError.write(contentsOf: Data(text.utf8))
+    }
+
     private static func write(_ line: String) {
-        FileHandle.standardError.write(Data((escapingControls(line) + "\n").utf8))
+        Console.standardError(escapingControls(line) + "\n")
     }
 
     /// The line with control characters (a newline or escape in a file name) shown as `\n`,

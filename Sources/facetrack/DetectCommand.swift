@@ -54,13 +54,19 @@ enum DetectCommand {
                 throw InputRefused(description: error.description)
             }
         }
-        let writer = try TrackCSVWriter(path: try arguments.value(csv) ?? "-", inputs: images, includesImage: true,
+        // The images and the known photos are inputs: no output may name one.
+        let inputs = images + (naming?.known.photos ?? [])
+        let writer = try TrackCSVWriter(path: try arguments.value(csv) ?? "-", inputs: inputs, includesImage: true,
                                         includesPerson: naming != nil)
-        let landmarks = try landmarksPath.map { try LandmarkCSVWriter(path: $0, inputs: images, includesImage: true) }
+        let landmarks = try landmarksPath.map { try LandmarkCSVWriter(path: $0, inputs: inputs, includesImage: true) }
         var failures = 0
         for path in images {
             do {
                 let image = try ImageLoader.load(path: path).image
+                if image.width * image.height >= FaceTrackJob.largePicture {
+                    Console.warn("\(path): a \(image.width) x \(image.height) picture (\(image.width * image.height / 1_000_000) MP): "
+                                 + "detecting in full-resolution tiles takes a while")
+                }
                 var faces = try detector?.faces(in: image) ?? []
                 faces.removeAll { !$0.isValid }
                 faces.sort { $0.confidence > $1.confidence }

@@ -11,7 +11,7 @@ import Pipeline
 /// a readable table on standard error (not with `--quiet`), so piping the JSON stays clean.
 enum FindCommand {
     static let face = Option.text("--face", "PHOTO", help: "a photo showing the person, one face only")
-    static let output = Option.text("--output", short: "-o", "FILE", help: "write the JSON Lines to FILE instead of standard output")
+    static let output = Option.output("--output", short: "-o", "FILE", help: "write the JSON Lines to FILE instead of standard output")
     static let matchThreshold = Option<Double>.number(
         "--match-threshold", in: 0.05...2,
         help: "largest distance from a track's embeddings to the photo that counts as the person (default 0.42)")
@@ -30,7 +30,8 @@ enum FindCommand {
           {"video":"a.mp4","ranges":[{"start":1.2,"end":4.84,"frames":91,"distance":0.23}]}
         (seconds; distance is the closest match in the range, lower is surer). Standard error gets
         the same as a table, unless --quiet. A video that cannot be read is reported and skipped
-        (exit 1); a photo without exactly one face is refused before any video (exit 2).
+        (exit 1); when no video can be read, an existing -o file is left as it was. A photo without
+        exactly one face is refused before any video (exit 2).
 
         OPTIONS:
         \(options.map(\.helpEntry).joined(separator: "\n"))
@@ -55,7 +56,15 @@ enum FindCommand {
             known = try KnownPeopleLoader.load(photo: photo, name: "face", detection: job.detection, model: model,
                                                threshold: job.identity.knownThreshold)
         } catch let error as KnownPeopleError {
-            throw InputRefused(description: error.description)
+            // Worded for --face: the photo is not a --known folder's.
+            switch error {
+            case .noFace(let path): throw InputRefused(description: "\(path): no face found in the --face photo")
+            case let .severalFaces(path, count):
+                throw InputRefused(description: "\(path): \(count) faces in the --face photo (it must show exactly one)")
+            case let .unreadablePhoto(path, reason):
+                throw InputRefused(description: "--face: " + (reason.hasPrefix(path) ? reason : "\(path): \(reason)"))
+            default: throw InputRefused(description: error.description)
+            }
         }
         let outputPath = try arguments.value(output)
         let file = try BufferedTextFile(path: outputPath ?? "-", inputs: arguments.positionals + [photo])
@@ -75,8 +84,12 @@ enum FindCommand {
                 failures += 1
             }
         }
-        try file.finish()
-        if !quiet { FileHandle.standardError.write(Data((table.joined(separator: "\n") + "\n").utf8)) }
+        // A run where no video could be read leaves an existing -o file as it was (the unfinished
+        // temporary file is deleted); one with results writes them, and exits 1 for the rest.
+        if failures < arguments.positionals.count || outputPath == nil { try file.finish() }
+        if !quiet {
+            Console.standardError(table.map(Console.escapingControls).joined(separator: "\n") + "\n")
+        }
         return failures == 0 ? 0 : 1
     }
 

@@ -38,12 +38,14 @@ enum ProcessCommand {
         let arguments = try ParsedArguments(raw, options: options)
         guard arguments.positionals.count == 1 else {
             throw UsageError(arguments.positionals.isEmpty ? "process needs an INPUT file"
-                                                           : "process takes one INPUT file (got \(arguments.positionals.count))")
+                                                           : "process takes one INPUT file (\(arguments.describePositionals()))")
         }
         let quiet = arguments.isSet(CommonFlags.quiet)
-        let job = try JobOptions(arguments).job(input: arguments.positionals[0], outputs: try OutputOptions(arguments).outputs)
-        if job.outputs.isEmpty && !quiet {
-            Console.warn("no -o or --csv given: faces are counted but nothing is written")
+        var job = try JobOptions(arguments).job(input: arguments.positionals[0], outputs: try OutputOptions(arguments).outputs)
+        job.notice = { Console.warn($0) }
+        // Said even with --quiet: a whole run that writes nothing is worth one line.
+        if job.outputs.isEmpty {
+            Console.warn("no -o, --csv, --mot, --tracks-summary, --landmarks or --report given: faces are counted but nothing is written")
         }
 
         let stop = StopSignal()

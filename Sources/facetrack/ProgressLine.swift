@@ -27,12 +27,12 @@ final class ProgressLine: Sendable {
         timer.setEventHandler { [self] in
             guard let progress = latest.withLock({ $0 }) else { return }
             let text = Self.line(done: progress.frames, total: progress.estimatedTotal, elapsed: Date().timeIntervalSince(start))
-            FileHandle.standardError.write(Data(("\r\u{1B}[K" + text).utf8))
+            Console.standardError("\r\u{1B}[K" + text)
         }
         timer.resume()
         defer {
             timer.cancel()
-            FileHandle.standardError.write(Data("\r\u{1B}[K".utf8))
+            Console.standardError("\r\u{1B}[K")
         }
         return try body()
     }

@@ -1,3 +1,4 @@
+import Detection
 import FaceCore
 import FaceTrack
 import Foundation
@@ -32,12 +33,26 @@ EXAMPLES:
 """
 
 FFmpegLog.configureFromEnvironment()
+// Memory that cannot be had: one line, no temporary file left, exit 1 (not a trap and a backtrace).
+OutOfMemory.install { message in
+    Console.standardError("facetrack: error: \(message)\n")
+    AtomicOutput.discardAll()
+    JobOutputs.removeWrittenByRunningJobs()
+    _exit(1)
+}
+OutOfMemory.coverNetworks()
 let arguments = Array(CommandLine.arguments.dropFirst())
 let status: Int32
 do {
+    // Commands that decode and detect: below this limit their threads may not start, and
+    // libdispatch waits for them instead of failing.
+    if ["process", "detect", "batch", "check", "find"].contains(arguments.first ?? ""),
+       let refusal = OutOfMemory.checkAddressSpace() {
+        throw InputRefused(description: refusal)
+    }
     switch arguments.first {
     case nil:
-        FileHandle.standardError.write(Data((usage + "\n").utf8))
+        Console.standardError(usage + "\n")
         status = 2
     case "--version":
         print(version)
@@ -66,7 +81,7 @@ do {
     }
 } catch let error as UsageError {
     Console.error(error)
-    FileHandle.standardError.write(Data("facetrack: see 'facetrack \(arguments.first.map { $0.hasPrefix("-") ? "" : $0 + " " } ?? "")--help'\n".utf8))
+    Console.standardError("facetrack: see 'facetrack \(arguments.first.map { $0.hasPrefix("-") ? "" : $0 + " " } ?? "")--help'\n")
     status = 2
 } catch let error as InputRefused {
     Console.error(error)

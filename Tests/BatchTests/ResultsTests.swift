@@ -16,7 +16,7 @@ final class ResultsTests: XCTestCase {
         let folder = try TemporaryFolder()
         let writer = try ResultsWriter(path: folder.file("r.jsonl"))
         DispatchQueue.concurrentPerform(iterations: 200) { index in
-            writer.append(ResultRecord(path: "/v/\(index).mp4", status: .done, frames: index))
+            try? writer.append(ResultRecord(path: "/v/\(index).mp4", status: .done, frames: index))
         }
         writer.close()
         let report = try ResultsReport(files: [folder.file("r.jsonl")])

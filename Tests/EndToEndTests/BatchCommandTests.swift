@@ -55,20 +55,21 @@ final class BatchCommandTests: XCTestCase {
         XCTAssertEqual(done["a.mp4"]?.frames, 2)
         XCTAssertEqual(try Tools.videoFrameTimes(folder.file("out/sub/b.mp4")).count, 2)
 
-        let second = try facetrack(["batch", folder.file("in"), "--out", out, "--results", results, "--detector", "none"])
+        // Each rerun gets its own results file (--results appends: one file would hold every run's records).
+        let second = try facetrack(["batch", folder.file("in"), "--out", out, "--results", results + "2", "--detector", "none"])
         XCTAssertEqual(second.status, 0, second.stderr)
-        XCTAssertEqual(Set(try records(results).values.map(\.status)), ["skipped"])
+        XCTAssertEqual(Set(try records(results + "2").values.map(\.status)), ["skipped"])
 
         // Touch one input: only it is redone.
         try FileManager.default.setAttributes([.modificationDate: Date(timeIntervalSinceNow: 60)], ofItemAtPath: folder.file("in/a.mp4"))
-        _ = try facetrack(["batch", folder.file("in"), "--out", out, "--results", results, "--detector", "none", "--quiet"])
-        XCTAssertEqual(try records(results).filter { $0.value.status == "done" }.map(\.key), ["a.mp4"])
+        _ = try facetrack(["batch", folder.file("in"), "--out", out, "--results", results + "3", "--detector", "none", "--quiet"])
+        XCTAssertEqual(try records(results + "3").filter { $0.value.status == "done" }.map(\.key), ["a.mp4"])
 
-        let forced = try facetrack(["batch", folder.file("in"), "--out", out, "--results", results, "--detector", "none",
+        let forced = try facetrack(["batch", folder.file("in"), "--out", out, "--results", results + "4", "--detector", "none",
                                     "--force", "--outputs", "csv", "--quiet"])
         XCTAssertEqual(forced.status, 0, forced.stderr)
         XCTAssertEqual(forced.stderr, "", "--quiet prints nothing when all goes well")
-        XCTAssertEqual(Set(try records(results).values.map(\.status)), ["done"])
+        XCTAssertEqual(Set(try records(results + "4").values.map(\.status)), ["done"])
     }
 
     /// An empty folder is an error (exit 1), not a silent success.

@@ -26,8 +26,8 @@ final class TrackModelTests: XCTestCase {
         XCTAssertEqual(track.lastTime, 22.0 / 25, accuracy: 1e-9)
         XCTAssertEqual(model.faces, 12, "the face without a track counts as a face")
         XCTAssertEqual(model.frameCount, 23)
-        XCTAssertEqual(model.facesPerFrame[3], 2)
-        XCTAssertEqual(model.facesPerFrame[10], 0)
+        XCTAssertEqual(model.facesOverTime[3], 2, "23 frames: one bin per frame")
+        XCTAssertEqual(model.facesOverTime[10], 0)
     }
 
     func testBestFrameIsLargestMostFrontalMostConfidentDetection() {
@@ -87,5 +87,68 @@ final class TrackModelTests: XCTestCase {
         XCTAssertLessThan(bars, 20)
         XCTAssertTrue(svg.contains("class=\"predicted\""), "two of three frames are predicted")
         XCTAssertTrue(svg.contains(">1:00:00</text>") || svg.contains(">0:55:00</text>"), "h:mm:ss axis")
+    }
+}
+
+/// The timeline follows the video's own clock (issue 27, items 5 and 13).
+final class TrackModelClockTests: XCTestCase {
+    private func rows(from start: Double, frames: Int = 50) -> FaceRows {
+        FaceRows(rows: (0..<frames).map { frame in
+            FaceRow(frame: frame, time: start + Double(frame) / 25, trackID: 1, box: Rect(x: 10, y: 10, width: 40, height: 40),
+                    confidence: 0.9)
+        })
+    }
+
+    /// The x of every detected bar and the text of every tooltip.
+    private func bars(_ model: TrackModel) -> (x: [Double], titles: [String]) {
+        let svg = TimelineSVG(model: model).render()
+        let x = svg.components(separatedBy: "<rect class=\"detected\" x=\"").dropFirst().compactMap { Double($0.prefix { $0 != "\"" }) }
+        let titles = svg.components(separatedBy: "<title>").dropFirst().map { String($0.prefix { $0 != "<" }) }
+        return (x, titles)
+    }
+
+    /// A video starting at -8.6 s (`-output_ts_offset -10`): the bar starts at the timeline's left
+    /// edge, not thousands of units before it, and the tooltip keeps the sign.
+    func testNegativeStartTimeDrawsOnTheTimeline() {
+        let model = TrackModel(rows(from: -8.6), videoFrames: 50, videoDuration: 2, videoStart: -8.6)
+        let (x, titles) = bars(model)
+        XCTAssertEqual(x, [TimelineSVG.labelWidth])
+        XCTAssertEqual(titles, ["track 1: -0:00:08.600 to -0:00:06.600, 50 frames detected"])
+        XCTAssertEqual(HTMLText.preciseClock(-0.0004), "0:00:00.000", "no minus zero")
+        let csvOnly = TrackModel(rows(from: -8.6))
+        XCTAssertEqual(bars(csvOnly).x, [TimelineSVG.labelWidth], "without the video, the earliest time is the origin")
+    }
+
+    /// An MPEG-TS copy starts at 1001.4 s: the bar spans the whole timeline, the axis shows that clock.
+    func testPositiveStartTimeIsTheOrigin() {
+        let model = TrackModel(rows(from: 1001.4), videoFrames: 50, videoDuration: 2, videoStart: 1001.4)
+        XCTAssertEqual(bars(model).x, [TimelineSVG.labelWidth])
+        XCTAssertTrue(TimelineSVG(model: model).render().contains(">0:16:42.0<"), "a tick at 1002 s")
+    }
+
+    /// One face on frame 10^12: the faces-over-time plot has 300 bins, not a trillion frames.
+    func testMemoryFollowsRowsNotTheHighestFrame() {
+        let far = FaceRow(frame: 1_000_000_000_000, time: 4e10, trackID: 1, box: Rect(x: 0, y: 0, width: 10, height: 10), confidence: 1)
+        let model = TrackModel(FaceRows(rows: [far]))
+        XCTAssertEqual(model.facesOverTime.count, 300)
+        XCTAssertEqual(model.facesOverTime.reduce(0, +), 300.0 / 1_000_000_000_001, accuracy: 1e-15)
+        let svg = TimelineSVG(model: model).render()
+        XCTAssertLessThan(svg.components(separatedBy: "class=\"tick\"").count, 20, "a bounded number of ticks")
+    }
+
+    /// Every frame lands in exactly one bin, and the bins' frame counts add up.
+    func testBinsCoverEveryFrameOnce() {
+        for frames in [1, 7, 299, 300, 301, 1000, 123_457] {
+            let bins = min(300, frames)
+            var total = 0
+            for b in 0..<bins {
+                let first = TrackModel.firstFrame(ofBin: b, frames: frames, bins: bins)
+                let next = TrackModel.firstFrame(ofBin: b + 1, frames: frames, bins: bins)
+                XCTAssertGreaterThan(next, first, "\(frames) frames, bin \(b)")
+                XCTAssertEqual(TrackModel.bin(of: first, frames: frames, bins: bins), b)
+                total += next - first
+            }
+            XCTAssertEqual(total, frames)
+        }
     }
 }

@@ -53,7 +53,9 @@ package final class BlazeFaceDetector: FaceDetector {
             network = try ResizableNetwork(graph: try TFLiteReader.graph(contentsOf: modelPath), capacity: 12)
             square = try network.network(height: size, width: size)
         } catch let error as NeuralRuntimeError {
-            throw ModelError.damaged(path: modelPath, reason: error.description)
+            if case .outOfMemory = error { throw error }
+            throw error.unreadableReason.map { ModelError.unreadable(path: modelPath, reason: $0) }
+                ?? ModelError.damaged(path: modelPath, reason: error.description)
         }
         guard network.graph.tensors[network.graph.inputs[0]].shape == [1, size, size, 3], square.outputShapes.count == 2,
               let regressors = square.outputShapes.firstIndex(of: [1, anchors, 16]),

@@ -59,7 +59,9 @@ package final class CenterFaceDetector: FaceDetector {
                     + "\(probe.inputShapes), outputs \(probe.outputShapes)")
             }
         } catch let error as NeuralRuntimeError {
-            throw ModelError.damaged(path: modelPath, reason: error.description)
+            if case .outOfMemory = error { throw error }
+            throw error.unreadableReason.map { ModelError.unreadable(path: modelPath, reason: $0) }
+                ?? ModelError.damaged(path: modelPath, reason: error.description)
         }
         decoder = CenterFaceDecoder(threshold: self.threshold)
     }

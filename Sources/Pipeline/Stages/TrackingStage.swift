@@ -89,6 +89,9 @@ final class TrackingStage: FrameStage {
         self.next = next
     }
 
+    /// Waits until the blocks queued so far have run (none still holds the outputs after a run).
+    func drain() { queue.sync {} }
+
     func accept(_ job: FrameJob) {
         queue.async { [self] in
             var rows: [TrackedFace] = []

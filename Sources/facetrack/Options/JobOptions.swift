@@ -39,6 +39,13 @@ struct JobOptions {
                                 attributes: try AttributeOptions(arguments).selection,
                                 encoder: encoder.settings, threads: encoder.threads ?? 0)
         template.identity = try IdentityOptions(arguments).settings
+        // Files read besides the input: no output may name them.
+        if let sprite = try arguments.value(OverlayOptions.eyeSprite), Sprite.builtIn(named: sprite) == nil {
+            template.readFiles.append(ReadFile(path: sprite, role: "the --eye-sprite picture"))
+        }
+        if let cascade = try arguments.value(DetectorOptions.cascade) {
+            template.readFiles.append(ReadFile(path: cascade, role: "the --cascade file"))
+        }
         threadsGiven = encoder.threads != nil
         do {
             try template.validate()
