@@ -215,6 +215,25 @@ package final class NeuralNetwork {
         UnsafeBufferPointer(start: outputPointers[index], count: outputShapes[index].reduce(1, *))
     }
 
+    /// Floats of packed convolution weights the network reads per run (shared with networks of
+    /// the same graph planned for other sizes).
+    package var packedWeightFloatCount: Int { weights.floatCount }
+
+    /// Images one run takes (the first input's first axis; `ResizableNetwork.network(batch:height:width:)`).
+    package var batch: Int { inputShapes[0].first ?? 1 }
+
+    /// Image `image`'s share of input `index` (of a network planned for a batch).
+    package func input(_ index: Int, image: Int) -> UnsafeMutableBufferPointer<Float> {
+        let whole = input(index), share = whole.count / max(1, batch)
+        return UnsafeMutableBufferPointer(rebasing: whole[image * share..<(image + 1) * share])
+    }
+
+    /// Image `image`'s share of output `index`, valid after `run()` until the next `run()`.
+    package func output(_ index: Int, image: Int) -> UnsafeBufferPointer<Float> {
+        let whole = output(index), share = whole.count / max(1, batch)
+        return UnsafeBufferPointer(rebasing: whole[image * share..<(image + 1) * share])
+    }
+
     /// The prepared steps, for `profileKernels`.
     var stepsForProfiling: [NetworkStep] { steps }
 
