@@ -50,7 +50,7 @@ package final class BlazeFaceDetector: FaceDetector {
         let network: ResizableNetwork, square: NeuralNetwork
         let anchors = variant.anchorCount, size = variant.inputSize
         do {
-            network = try ResizableNetwork(graph: try TFLiteReader.graph(contentsOf: modelPath), capacity: 16)
+            network = try ResizableNetwork(graph: try TFLiteReader.graph(contentsOf: modelPath), capacity: 12)
             square = try network.network(height: size, width: size)
         } catch let error as NeuralRuntimeError {
             throw ModelError.damaged(path: modelPath, reason: error.description)

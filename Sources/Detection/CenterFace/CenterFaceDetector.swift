@@ -50,8 +50,7 @@ package final class CenterFaceDetector: FaceDetector {
         self.minFaceSize = minFaceSize
         self.threads = max(1, threads)
         do {
-            // The whole frame's size, tiles' and crops', one-image and batched.
-            model = try ResizableNetwork(graph: try ONNXReader.graph(contentsOf: modelPath), capacity: 8)
+            model = try ResizableNetwork(graph: try ONNXReader.graph(contentsOf: modelPath))
             // Plan once now so a graph that cannot run fails here, not on the first frame.
             let probe = try model.network(height: 32, width: 32)
             guard probe.inputShapes == [[1, 32, 32, 3]],
