@@ -76,7 +76,7 @@ let package = Package(
         // Helpers for tests: run ffmpeg and the built tool, make clips, temporary folders.
         .target(name: "TestSupport", path: "Tests/TestSupport"),
         .testTarget(name: "FaceCoreTests", dependencies: ["FaceCore"]),
-        .testTarget(name: "MediaIOTests", dependencies: ["MediaIO", "FaceCore", "CFFmpeg", "TestSupport"]),
+        .testTarget(name: "MediaIOTests", dependencies: ["MediaIO", "FaceCore", "TestSupport"]),
         .testTarget(name: "NeuralRuntimeTests", dependencies: ["NeuralRuntime"], resources: [.copy("Fixtures")]),
         .testTarget(name: "DetectionTests", dependencies: ["Detection", "FaceCore", "NeuralRuntime"],
                     resources: [.copy("Fixtures")]),

@@ -218,7 +218,7 @@ package final class PixelConverter: @unchecked Sendable {
 extension Frame {
     /// The libswscale colour-matrix constant this frame is read with (`SWS_CS_…`: its tag, or
     /// BT.709 from 720 lines and BT.601 below when untagged).
-    package var swsColorspace: Int32 { PixelConverter.swsColorspace(pointer.pointee.colorspace, height: height) }
+    var swsColorspace: Int32 { PixelConverter.swsColorspace(pointer.pointee.colorspace, height: height) }
     /// Whether the frame's samples use the full range (tagged so, or a `yuvj` format).
-    package var isFullRange: Bool { PixelConverter.isFullRange(pointer) }
+    var isFullRange: Bool { PixelConverter.isFullRange(pointer) }
 }

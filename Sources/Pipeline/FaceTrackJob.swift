@@ -139,18 +139,18 @@ public struct FaceTrackJob: Sendable {
         }
         try outputs.checkDistinct(input: input, readFiles: readFiles)
         // The input first: its errors come before any model is loaded.
-        let demuxer = try Demuxer(path: input)
+        let reader = try VideoReader(path: input, threads: threads)
         let inputs = [input] + readFiles.map(\.path)
         let threshold = detection.effectiveThreshold
         // The look-ahead window: long enough to confirm a track from its first detection (or to
         // cover --detect-every), and with adaptive detection half a second more, the time within
         // which a face missed by the whole-frame passes is found and looked for backwards.
         // Without a detector there is nothing to decide later, and held frames only cost memory.
-        let fps = demuxer.framesPerSecond ?? 30
+        let fps = reader.framesPerSecond ?? 30
         let lookBack = detection.mode == .adaptive ? Int((fps / 2).rounded()) : 0
         let lookahead = detection.detector == .none
             ? 0 : max(tracking.minHits + 2, detection.detectEvery + 1) + lookBack
-        var trackerConfiguration = tracking.configuration(framesPerSecond: demuxer.framesPerSecond, threshold: threshold,
+        var trackerConfiguration = tracking.configuration(framesPerSecond: reader.framesPerSecond, threshold: threshold,
                                                           defaultTrackThreshold: detection.detector.defaultTrackThreshold)
         // Predictions are reported for as long as the look-ahead can confirm them; rows are
         // smoothed after the look-ahead decided them.
@@ -183,11 +183,11 @@ public struct FaceTrackJob: Sendable {
             identityParts = (identity, model, known)
         }
 
-        var parts = VideoProcessor.Parts(input: input, demuxer: demuxer, threads: threads)
+        var parts = VideoProcessor.Parts(input: input, reader: reader, threads: threads)
         parts.video = self.outputs.video.map { (path: $0, settings: encoder) }
         if let path = self.outputs.video, StillImageWriter.isStillImage(path) {
             // A photo to .jpg/.png is written as a real still image, upright, not an H.264 stream.
-            guard demuxer.isStillImage else { throw OutputFormatError(path: path) }
+            guard reader.isStillImage else { throw OutputFormatError(path: path) }
             let drawn = !overlay.kinds.isEmpty || overlay.anonymize != nil
             outputs.append(try StillImageOutput(path: path, input: input, renderer: drawn ? OverlayRenderer(configuration: overlay) : nil))
             parts.video = nil
@@ -200,7 +200,7 @@ public struct FaceTrackJob: Sendable {
         // between steps), which cost a third more CPU on crowd-hd. A still image is one frame: its
         // inference gets every core.
         let cores = max(1, threads > 0 ? threads : ProcessInfo.processInfo.activeProcessorCount)
-        let inferenceThreads = demuxer.isStillImage ? cores : 1
+        let inferenceThreads = reader.isStillImage ? cores : 1
         parts.detectorFactory = { try detection.makeDetector(threshold: detectorThreshold, threads: inferenceThreads) }
         if let geometry = detection.detector.geometry {
             parts.planning = (geometry, detection.mode == .adaptive ? SchedulerConfiguration(framesPerSecond: fps) : nil)
@@ -220,7 +220,7 @@ public struct FaceTrackJob: Sendable {
         parts.stop = stop
         let processor = try VideoProcessor(parts)
 
-        let total = demuxer.estimatedFrameCount
+        let total = reader.estimatedFrameCount
         var frameDone: (@Sendable (Int) -> Void)?
         if let progress { frameDone = { progress(JobProgress(frames: $0, estimatedTotal: total)) } }
         let summary = try processor.run(progress: frameDone)

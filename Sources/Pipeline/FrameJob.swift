@@ -1,4 +1,3 @@
-internal import CFFmpeg
 import FaceCore
 import MediaIO
 import Scheduling
@@ -34,12 +33,12 @@ final class FrameJob: @unchecked Sendable {
     /// The picture to encode when overlays were drawn; `nil` means encode `frame` as decoded.
     var output: Frame?
 
-    init(index: Int, frame: Frame, pts: Int64, time: Double, orientation: ImageOrientation) {
-        self.index = index
-        self.frame = frame
-        self.pts = pts
-        self.time = time
-        self.orientation = orientation
+    init(_ decoded: DecodedFrame) {
+        index = decoded.index
+        frame = decoded.frame
+        pts = decoded.pts
+        time = decoded.time
+        orientation = decoded.orientation
     }
 
     /// The upright BGRA picture, converted on first use.

@@ -1,3 +1,4 @@
+import FaceCore
 import Foundation
 import Synchronization
 
@@ -26,17 +27,10 @@ enum RunStage: Int, CaseIterable {
 final class StageClock: Sendable {
     private let totals = Mutex([Double](repeating: 0, count: RunStage.allCases.count))
 
-    /// CPU seconds of the calling thread so far.
-    static func threadSeconds() -> Double {
-        var now = timespec()
-        clock_gettime(CLOCK_THREAD_CPUTIME_ID, &now)
-        return Double(now.tv_sec) + Double(now.tv_nsec) * 1e-9
-    }
-
     /// Runs `work`, adding its CPU time on this thread to `stage`.
     func time<T>(_ stage: RunStage, _ work: () throws -> T) rethrows -> T {
-        let start = Self.threadSeconds()
-        defer { add(stage, Self.threadSeconds() - start) }
+        let start = CPUClock.threadSeconds()
+        defer { add(stage, CPUClock.threadSeconds() - start) }
         return try work()
     }
 

@@ -1,4 +1,3 @@
-internal import CFFmpeg
 import Dispatch
 import FaceCore
 import Foundation
@@ -22,7 +21,7 @@ final class VideoProcessor {
         /// The input's path, for messages and to refuse outputs that name it.
         var input: String
         /// The opened input (opened once, by the job).
-        var demuxer: Demuxer
+        var reader: VideoReader
         /// Lanes and decoder threads; 0 means one per core.
         var threads: Int
         /// The overlaid video to write and how to encode it; `nil` skips encoding.
@@ -87,8 +86,7 @@ final class VideoProcessor {
     func run(progress: (@Sendable (Int) -> Void)? = nil) throws -> ProcessingSummary {
         let started = Date()
         let usageBefore = ProcessUsage.now()
-        let demuxer = parts.demuxer
-        let decoder = try VideoDecoder(demuxer: demuxer, threads: parts.threads)
+        let input = parts.reader
         let pool = ImagePool()
         let group = DispatchGroup()
         // Frame n's crops are planned from the tracks after frame n - lanes, its keyframe and tile
@@ -113,8 +111,8 @@ final class VideoProcessor {
         // The stages, built back to front.
         let finish = FinishStage(pool: pool, state: state, inFlight: inFlight, group: group, progress: progress)
         let encode = try parts.video.map { video in
-            try EncodeStage(path: video.path, input: parts.input, encoderSettings: video.settings, threads: parts.threads, demuxer: demuxer,
-                            decoder: decoder, state: state, next: finish)
+            try EncodeStage(path: video.path, input: parts.input, encoderSettings: video.settings, threads: parts.threads, reader: input,
+                            state: state, next: finish)
         }
         let render: FrameStage = encode.map {
             RenderStage(lanes: lanePool, renderer: parts.renderer, drawsHidden: parts.rendersHidden, encoder: $0, pool: pool,
@@ -126,7 +124,7 @@ final class VideoProcessor {
                                   identity: resolver, state: state, next: render)
         let analyse = AnalysisStage(lanes: lanePool, detection: parts.detection, pool: pool, state: state, next: track)
 
-        var reader = FrameReader(demuxer: demuxer, decoder: decoder)
+        let reader = FrameReader(reader: input)
         var summary = ProcessingSummary()
         do {
             summary.readError = try reader.read(state, audio: { encode?.acceptCopied($0) }) { job in
@@ -186,11 +184,11 @@ final class VideoProcessor {
         summary.fallbacks = passes.fallbacks
         summary.shotCuts = planner?.cutCount ?? 0
         summary.seconds = Date().timeIntervalSince(started)
-        summary.damagedPackets = decoder.damagedPackets + (encode?.damagedAudioPackets ?? 0)
-        if summary.readError == nil, !state.stopRequested, let ended = demuxer.endedEarly(framesRead: reader.frameCount, lastFrameTime: state.lastTime) {
+        summary.damagedPackets = input.damagedPackets + (encode?.damagedAudioPackets ?? 0)
+        if summary.readError == nil, !state.stopRequested, let ended = input.endedEarly(lastFrameTime: state.lastTime) {
             summary.readError = ended
         }
-        summary.corruptFrames = decoder.corruptFrames
+        summary.corruptFrames = input.corruptFrames
         summary.invalidDetections = lanes.reduce(0) { $0 + $1.invalidDetections }
         summary.interrupted = state.stopRequested
         summary.lastTime = state.lastTime

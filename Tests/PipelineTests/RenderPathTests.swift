@@ -35,7 +35,7 @@ private struct BGRAOnly: FrameRenderer {
 /// and pixels away from the overlays come out exactly as decoded (no colour round trip).
 final class RenderPathTests: XCTestCase {
     private func run(_ clip: String, renderer: FrameRenderer, into output: String) throws {
-        var parts = VideoProcessor.Parts(input: clip, demuxer: try Demuxer(path: clip), threads: 2)
+        var parts = VideoProcessor.Parts(input: clip, reader: try VideoReader(path: clip, threads: 2), threads: 2)
         parts.detectorFactory = { FixedFaceDetector() }
         parts.tracker = Tracker(configuration: TrackerConfiguration(minHits: 1))
         parts.renderer = renderer

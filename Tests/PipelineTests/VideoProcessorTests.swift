@@ -36,7 +36,7 @@ final class VideoProcessorTests: XCTestCase {
         let clip = try makeRamp(folder)
         let csv = folder.file("tracks.csv")
         let writer = try TrackCSVWriter(path: csv)
-        var parts = VideoProcessor.Parts(input: clip, demuxer: try Demuxer(path: clip), threads: 3)
+        var parts = VideoProcessor.Parts(input: clip, reader: try VideoReader(path: clip, threads: 3), threads: 3)
         parts.detection = DetectionPlan(every: 1, maxFaces: 1)
         parts.detectorFactory = { FrameNumberDetector() }
         parts.tracker = Tracker(configuration: TrackerConfiguration(minHits: 1, highThreshold: 0.8))
@@ -58,7 +58,7 @@ final class VideoProcessorTests: XCTestCase {
         let clip = try makeRamp(folder)
         let csv = folder.file("tracks.csv")
         let writer = try TrackCSVWriter(path: csv)
-        var parts = VideoProcessor.Parts(input: clip, demuxer: try Demuxer(path: clip), threads: 2)
+        var parts = VideoProcessor.Parts(input: clip, reader: try VideoReader(path: clip, threads: 2), threads: 2)
         parts.detection = DetectionPlan(every: 4, maxFaces: 1)
         parts.detectorFactory = { FrameNumberDetector() }
         var configuration = TrackerConfiguration(minHits: 1, highThreshold: 0.8)
@@ -83,7 +83,7 @@ final class VideoProcessorTests: XCTestCase {
         }
         let folder = try TemporaryFolder()
         let clip = try makeRamp(folder)
-        var parts = VideoProcessor.Parts(input: clip, demuxer: try Demuxer(path: clip), threads: 0)
+        var parts = VideoProcessor.Parts(input: clip, reader: try VideoReader(path: clip, threads: 0), threads: 0)
         parts.video = (folder.file("out.mp4"), EncoderSettings())
         parts.outputs = [try TrackCSVWriter(path: folder.file("t.csv"))]
         parts.detectorFactory = { FailingDetector() }

@@ -37,7 +37,7 @@ final class RenderStage: FrameStage {
     private func render(_ job: FrameJob, lane: Lane) throws {
         let hidden = drawsHidden ? job.hidden : []
         let draws = renderer != nil && !(job.faces.isEmpty && hidden.isEmpty)
-        let direct = encoder.acceptsDirectly(job.frame)
+        let direct = encoder.framePool.acceptsDirectly(job.frame)
         guard draws || !direct else { return }
         let overlay = renderer as? OverlayRenderer
         if overlay != nil || !draws {
@@ -46,7 +46,7 @@ final class RenderStage: FrameStage {
                 try clock.time(.convert) { try job.frame.makeWritable() }
                 target = job.frame
             } else {
-                target = try encoder.outputFrame()
+                target = try encoder.framePool.take()
                 try clock.time(.convert) { try lane.converter.convert(job.frame, into: target) }
                 job.output = target
             }
@@ -62,7 +62,7 @@ final class RenderStage: FrameStage {
         let upright = try clock.time(.convert) { try job.uprightImage(converter: lane.converter, pool: pool) }
         clock.time(.render) { renderer?.render(job.faces, hiding: hidden, on: upright) }
         guard let stored = clock.time(.convert, { job.storedImage() }) else { return }
-        let output = try encoder.outputFrame()
+        let output = try encoder.framePool.take()
         try clock.time(.convert) { try lane.converter.convertFromBGRA(stored, into: output) }
         job.output = output
     }
