@@ -6,7 +6,7 @@ import FaceCore
 ///
 /// Owns its `SwsContext`s and frees them in `deinit`. Used from one queue at a time: the pipeline
 /// gives each worker its own converter.
-package final class PixelConverter: @unchecked Sendable {
+package final class PixelConverter {
     private var toBGRAContext: OpaquePointer?
     private var fromBGRAContext: OpaquePointer?
     private var toBGRAColours: ColourSetup?

@@ -39,6 +39,16 @@ final class StageClock: Sendable {
     }
 
     var seconds: [Double] { totals.withLock { $0 } }
+
+    /// The stages' CPU time, the rest of the process's as codec threads, and peak memory.
+    func statistics(since before: ProcessUsage) -> RunStatistics {
+        let after = ProcessUsage.now()
+        let seconds = self.seconds
+        var stages = RunStage.allCases.map { RunStatistics.Stage(name: $0.name, cpuSeconds: seconds[$0.rawValue]) }
+        let cpu = after.cpuSeconds - before.cpuSeconds
+        stages.append(RunStatistics.Stage(name: "codec threads", cpuSeconds: max(0, cpu - seconds.reduce(0, +))))
+        return RunStatistics(stages: stages, cpuSeconds: cpu, peakMemoryBytes: after.peakMemoryBytes)
+    }
 }
 
 /// CPU seconds (user + system) and peak resident memory of the whole process so far.
