@@ -51,7 +51,7 @@ do {
     for y in 0..<min(portrait.height, 720) {
         (frame.row(y + (720 - min(portrait.height, 720)) / 2) + 400 * 4).update(from: portrait.row(y), count: min(portrait.width, 880) * 4)
     }
-    let detector = try BlazeFaceDetector(configuration: DetectorConfiguration(models: models))
+    let detector = try BlazeFaceDetector(models: models)
     let analyzer = try FaceMeshAnalyzer(models: models, selection: .all)
     let faces = try detector.detect(in: frame)
     guard let face = faces.first else { throw ModelError.damaged(path: imagePath, reason: "no face found") }

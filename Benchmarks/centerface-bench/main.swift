@@ -57,10 +57,10 @@ func benchmarkDetectors(on frame: (path: String, width: Int, height: Int), model
     image.contentsDidChange()
     let models = ModelLocator(explicitDirectory: (model as NSString).deletingLastPathComponent)
     let detectors: [(String, FaceDetector)] = [
-        ("centerface --input-size 640", try CenterFaceDetector(configuration: DetectorConfiguration(inputSize: 640, models: models))),
-        ("centerface --input-size 320", try CenterFaceDetector(configuration: DetectorConfiguration(inputSize: 320, models: models))),
-        ("blazeface full", try BlazeFaceDetector(configuration: DetectorConfiguration(model: "full", models: models))),
-        ("blazeface short", try BlazeFaceDetector(configuration: DetectorConfiguration(model: "short", models: models))),
+        ("centerface --input-size 640", try CenterFaceDetector(settings: CenterFaceSettings(inputSize: 640), models: models)),
+        ("centerface --input-size 320", try CenterFaceDetector(settings: CenterFaceSettings(inputSize: 320), models: models)),
+        ("blazeface full", try BlazeFaceDetector(settings: BlazeFaceSettings(model: .full), models: models)),
+        ("blazeface short", try BlazeFaceDetector(settings: BlazeFaceSettings(model: .short), models: models)),
     ]
     for (label, detector) in detectors {
         var faces = 0

@@ -48,7 +48,7 @@ func largestFace(in image: BGRAImage, detector: FaceDetector) throws -> FaceObse
 
 func timeOnePicture(_ path: String, runs: Int, models: ModelLocator) throws {
     let image = try ImageLoader.load(path: path).image
-    let detector = try CenterFaceDetector(configuration: DetectorConfiguration(models: models))
+    let detector = try CenterFaceDetector(models: models)
     guard let face = try largestFace(in: image, detector: detector) else { throw Failure(description: "\(path): no face") }
     var model: FaceEmbeddingModel?
     let reading = try median(runs: 1) { model = try FaceEmbeddingModel(models: models) }

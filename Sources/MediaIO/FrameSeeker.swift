@@ -28,7 +28,7 @@ package final class FrameSeeker {
         demuxer = try Demuxer(path: path)
         // One thread: frame threading only delays the first frame after each seek.
         decoder = try VideoDecoder(demuxer: demuxer, threads: 1)
-        frameDuration = 1 / (demuxer.framesPerSecond ?? 25)
+        frameDuration = 1 / (demuxer.framesPerSecond ?? VideoTiming.assumedFramesPerSecond)
     }
 
     /// The video's path.

@@ -135,8 +135,8 @@ public struct SchedulerConfiguration: Sendable, Equatable {
     /// Creates a configuration for video at `framesPerSecond`: a whole-frame pass at least twice a
     /// second (a face that enters between two is found backwards by the tracking stage's look-back,
     /// which holds half a second), tiles at least every third of a second.
-    public init(framesPerSecond: Double = 30) {
-        let fps = framesPerSecond.isFinite && framesPerSecond > 0 ? framesPerSecond : 30
+    public init(framesPerSecond: Double = VideoTiming.assumedFramesPerSecond) {
+        let fps = framesPerSecond.isFinite && framesPerSecond > 0 ? framesPerSecond : VideoTiming.assumedFramesPerSecond
         maxKeyframeInterval = max(2, Int((fps / 2).rounded()))
         maxTilePeriod = max(2, Int((fps / 3).rounded()))
         uncertainKeyframeInterval = 2

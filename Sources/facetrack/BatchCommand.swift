@@ -234,7 +234,7 @@ enum BatchCommand {
                         + input.relativePath)
         }
         if finished.count > 50 { rows.append("... \(finished.count - 50) more (see --results)") }
-        let report = ResultsReport(contents: [("run", finished.map { $0.1.jsonLine() }.joined(separator: "\n"))])
+        let report = ResultsReport(records: finished.map(\.1))
         var total = "\(inputs.count) files: \(report.done) done, \(report.skipped) skipped, \(report.failed) failed"
         if stopped { total += ", \(inputs.count - finished.count) not started (interrupted)" }
         total += String(format: "; %d frames in %.1f s (%.1f fps)", report.frames, wall, wall > 0 ? Double(report.frames) / wall : 0)
