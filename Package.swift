@@ -58,7 +58,7 @@ let package = Package(
         .target(name: "Evaluation", dependencies: ["FaceCore", "Tracking"]),
         // The public library: one import for other Swift programs.
         .target(name: "FaceTrack", dependencies: ["FaceCore", "MediaIO", "Detection", "Tracking", "Rendering", "Pipeline",
-                                                  "Evaluation", "Attributes"]),
+                                                  "Evaluation", "Attributes", "Identity"]),
         // The detection-only library (FaceCore, Detection, Attributes): no FFmpeg.
         .target(name: "FaceDetection", dependencies: ["FaceCore", "Detection", "Attributes"]),
         // Batch runs: input discovery, sharding, output layout and locks, results records, the worker pool.

@@ -95,7 +95,7 @@ public struct FaceTrackJob: Sendable {
     /// Reads the `--known` folder once (a photo without a face or with several throws a one-line
     /// `KnownPeopleError` naming it) and checks that `--keep`/`--only` name its people; later
     /// runs reuse the people read.
-    package mutating func loadKnownPeople() throws {
+    public mutating func loadKnownPeople() throws {
         guard let folder = identity.knownFolder, knownPeople == nil else { return }
         let model = try FaceEmbeddingModel(models: detection.models)
         let known = try KnownPeopleLoader.load(folder: folder, detection: detection, model: model,
@@ -138,7 +138,7 @@ public struct FaceTrackJob: Sendable {
 
     /// Where the person of `known` (one person: `facetrack find`'s photo) appears in the input:
     /// tracks named after them, as time ranges. Reads the input once; writes only `outputs`.
-    package func findAppearances(of known: KnownPeople) throws -> (ranges: [AppearanceRange], summary: ProcessingSummary) {
+    func findAppearances(of known: KnownPeople) throws -> (ranges: [AppearanceRange], summary: ProcessingSummary) {
         var job = self
         job.knownPeople = known
         if job.identity.knownFolder == nil { job.identity.knownFolder = "" }
