@@ -74,8 +74,8 @@ public enum DetectionMode: String, Sendable, CaseIterable {
     case full
 
     /// The mode for an accuracy: `full` for low (BlazeFace, whose network takes a fixed square
-    /// input, so a crop costs as much as a whole-frame pass: on a 720p two-face clip adaptive ran
-    /// 720 passes where full ran 300, at twice the time), `adaptive` otherwise.
+    /// input, so a crop costs as much as a whole-frame pass; measured in README's "Where and when
+    /// the detector looks"), `adaptive` otherwise.
     public static func `default`(accuracy: DetectorAccuracy? = nil) -> DetectionMode {
         accuracy == .low ? .full : .adaptive
     }

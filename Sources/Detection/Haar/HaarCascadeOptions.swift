@@ -4,10 +4,10 @@ import FaceCore
 package struct HaarCascadeOptions: Sendable {
     /// Where OpenCV's cascade files live (the Debian `opencv-data` package).
     package static let defaultCascadeDirectory = "/usr/share/opencv4"
-    /// The face cascade for `accuracy` high or unset. Measured on 12 labelled photos (43 faces, IoU 0.4):
-    /// `_alt2` and `_default` both find 40, but `_alt2` gives 2 false boxes instead of 5 and runs 20% faster.
+    /// The face cascade for `accuracy` high or unset: `_alt2`, as accurate as `_default` with fewer
+    /// false boxes, and faster (measured: docs/performance.md, "Numbers behind choices in the code").
     package static let accurateCascade = "haarcascades/haarcascade_frontalface_alt2.xml"
-    /// The face cascade for `accuracy` low: LBP, several times faster.
+    /// The face cascade for `accuracy` low: LBP, faster (`scripts/bench-haar` times both).
     package static let fastCascade = "lbpcascades/lbpcascade_frontalface_improved.xml"
     /// The eye cascade, run in the upper part of each face.
     package static let eyeCascade = "haarcascades/haarcascade_eye.xml"

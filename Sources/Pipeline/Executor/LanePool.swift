@@ -5,8 +5,8 @@ import Synchronization
 /// a detector and converters that keep scratch memory), used by one piece of work at a time.
 ///
 /// Work goes to whichever lane is free, the earliest item's work first. Items cost unevenly (a
-/// whole-frame pass costs ten frames of crops): a lane that finishes early takes the next piece of
-/// work instead of waiting for its turn. Lanes hold identical workers, so which lane runs a piece
+/// whole-frame pass costs many frames of crops): a lane that finishes early takes the next piece
+/// of work instead of waiting for its turn. Lanes hold identical workers, so which lane runs a piece
 /// of work does not change its result.
 final class LanePool<Worker>: Sendable {
     private typealias Work = @Sendable (inout Worker) -> Void
