@@ -1,3 +1,4 @@
+import BenchmarkTiming
 import Detection
 import FaceCore
 import Foundation
@@ -8,18 +9,6 @@ import NeuralRuntime
 // With --frame RAW:WxH (8-bit BGRA) it instead prints "detector ms faces" for each detector's
 // whole detect() on that frame (resize, network, decoding), one thread.
 // Usage: centerface-bench MODEL.onnx [--runs N] [--threads 1,2] [--frame RAW:WxH] WxH...   (--kernels: print the kernel path)
-
-func milliseconds(_ body: () -> Void) -> (wall: Double, cpu: Double) {
-    var before = rusage(), after = rusage()
-    getrusage(RUSAGE_SELF.rawValue, &before)
-    let start = DispatchTime.now().uptimeNanoseconds
-    body()
-    let wall = Double(DispatchTime.now().uptimeNanoseconds - start) / 1e6
-    getrusage(RUSAGE_SELF.rawValue, &after)
-    func seconds(_ t: timeval) -> Double { Double(t.tv_sec) + Double(t.tv_usec) / 1e6 }
-    let cpu = (seconds(after.ru_utime) + seconds(after.ru_stime) - seconds(before.ru_utime) - seconds(before.ru_stime)) * 1e3
-    return (wall, cpu)
-}
 
 var arguments = Array(CommandLine.arguments.dropFirst())
 var runs = 20
@@ -66,7 +55,7 @@ func benchmarkDetectors(on frame: (path: String, width: Int, height: Int), model
         var faces = 0
         for _ in 0..<3 { faces = try detector.detect(in: image).count }
         var samples: [Double] = []
-        for _ in 0..<max(1, runs) { samples.append(milliseconds { _ = try? detector.detect(in: image) }.wall) }
+        for _ in 0..<max(1, runs) { samples.append(Timing.measure { _ = try? detector.detect(in: image) }.wall) }
         print("\(label): \(String(format: "%.2f", samples.sorted()[samples.count / 2])) ms, \(faces) faces")
     }
 }
@@ -92,7 +81,7 @@ do {
         for i in 0..<input.count { input[i] = Float((i * 7919) % 256) }
         for threads in threadCounts {
             for _ in 0..<3 { network.run(threads: threads) }
-            let samples = (0..<max(1, runs)).map { _ in milliseconds { network.run(threads: threads) } }
+            let samples = (0..<max(1, runs)).map { _ in Timing.measure { network.run(threads: threads) } }
             let wall = samples.map(\.wall).sorted()[samples.count / 2]
             let cpu = samples.map(\.cpu).sorted()[samples.count / 2]
             print("\(width)x\(height) \(threads) \(String(format: "%.2f", wall)) \(String(format: "%.2f", cpu))")
