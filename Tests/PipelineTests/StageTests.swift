@@ -3,6 +3,7 @@ import FaceCore
 import Foundation
 import MediaIO
 @testable import Pipeline
+import Rendering
 import Synchronization
 import TestSupport
 import Tracking
@@ -151,6 +152,39 @@ final class StageTests: XCTestCase {
         let size = try Tools.ffprobe(["-select_streams", "v:0", "-show_entries", "stream=width,height", "-of", "csv=p=0",
                                       folder.file("out.mkv")])
         XCTAssertEqual(size.trimmingCharacters(in: .whitespacesAndNewlines), "64,48", "odd sizes cropped to even ones")
+    }
+
+    func testRenderDrawsOnTheDecodedPlanesAndHandsFramesOnInOrder() throws {
+        let folder = try TemporaryFolder()
+        let clip = folder.file("grey.mkv")
+        try Tools.ffmpeg(["-f", "lavfi", "-i", "color=c=gray:size=96x64:rate=10", "-frames:v", "4", "-pix_fmt", "yuv420p",
+                          "-c:v", "ffv1", clip])
+        let reader = try VideoReader(path: clip)
+        var frames: [FrameJob] = []
+        while let item = try reader.next() { if case .frame(let decoded) = item { frames.append(FrameJob(decoded)) } }
+        let box = FaceObservation(bounds: Rect(x: 20, y: 10, width: 40, height: 40), confidence: 0.9)
+        for i in frames.indices where i % 2 == 0 { frames[i].faces = [TrackedFace(observation: box, trackID: 1)] }
+        let writer = try VideoWriter(path: folder.file("out.mkv"), inputs: [clip], settings: EncoderSettings(), threads: 1,
+                                     source: reader)
+        let collected = Collected(expecting: frames.count)
+        let stage = RenderStage(lanes: LanePool([Lane(detector: nil, analyzer: nil)], label: "test.lane"),
+                                renderer: OverlayRenderer(configuration: OverlayConfiguration(kinds: [.boxes])),
+                                drawsHidden: false, frames: writer.framePool, pool: ImagePool(), state: RunState(),
+                                clock: StageClock(), next: collected.handoff)
+        for job in frames { stage.accept(job) }
+        let out = collected.all()
+        XCTAssertEqual(out.map(\.index), [0, 1, 2, 3])
+        for job in out {
+            let image = try XCTUnwrap(job.frame.yuvImage)
+            let edge = image.planes.0.load(fromByteOffset: 30 * image.strides.0 + 20, as: UInt8.self)
+            let inside = image.planes.0.load(fromByteOffset: 30 * image.strides.0 + 40, as: UInt8.self)
+            XCTAssertNil(job.output, "drawn on the decoded frame, which the encoder takes as it is")
+            if job.faces.isEmpty {
+                XCTAssertEqual(edge, inside, "frame \(job.index) has nothing drawn")
+            } else {
+                XCTAssertNotEqual(edge, inside, "frame \(job.index) has the box's left edge")
+            }
+        }
     }
 
     func testFinishCountsFramesAndReleasesTheirSlots() throws {
