@@ -42,11 +42,11 @@ final class InputErrorTests: XCTestCase {
                        "t.csv:3: frame '0.5' is not a whole number")
         XCTAssertEqual(parseError(header + "\n0,0,x1,1,2,30,40,0.9,,,,\n"), "t.csv:2: track_id 'x1' is not a whole number")
         XCTAssertEqual(parseError(header + "\n0,0,1,nan,2,30,40,0.9,,,,\n"), "t.csv:2: x 'nan' is not a number")
-        XCTAssertEqual(parseError(header + "\n-1,0,1,1,2,30,40,0.9,,,,\n"), "t.csv:2: frame must be a whole number >= 0")
+        XCTAssertEqual(parseError(header + "\n-1,0,1,1,2,30,40,0.9,,,,\n"), "t.csv:2:1: frame '-1' is out of range (0 to 1e10)")
     }
 
     func testNegativeSizes() {
-        XCTAssertEqual(parseError(header + "\n0,0,1,1,2,-30,40,0.9,,,,\n"), "t.csv:2: negative box size -30.0 x 40.0")
+        XCTAssertEqual(parseError(header + "\n0,0,1,1,2,-30,40,0.9,,,,\n"), "t.csv:2:6: width '-30' is out of range (0 to 1e6 pixels)")
     }
 
     func testPartialBoxAndFieldCount() {
