@@ -54,7 +54,7 @@ let package = Package(
         .target(name: "Evaluation", dependencies: ["FaceCore", "Tracking"]),
         // The public library: one import for other Swift programs.
         .target(name: "FaceTrack", dependencies: ["FaceCore", "MediaIO", "Detection", "Tracking", "Rendering", "Pipeline",
-                                                  "Evaluation", "Attributes"]),
+                                                  "Evaluation", "Attributes", "Identity"]),
         // The detection-only library (FaceCore, Detection, Attributes): no FFmpeg.
         .target(name: "FaceDetection", dependencies: ["FaceCore", "Detection", "Attributes"]),
         // Batch runs: input discovery, sharding, output layout and locks, results records, the worker pool.
@@ -72,8 +72,8 @@ let package = Package(
         // Helpers for tests: run ffmpeg and the built tool, make clips, temporary folders.
         .target(name: "TestSupport", path: "Tests/TestSupport"),
         .testTarget(name: "FaceCoreTests", dependencies: ["FaceCore"]),
-        .testTarget(name: "MediaIOTests", dependencies: ["MediaIO", "FaceCore", "CFFmpeg", "TestSupport"]),
-        .testTarget(name: "NeuralRuntimeTests", dependencies: ["NeuralRuntime"], resources: [.copy("Fixtures")]),
+        .testTarget(name: "MediaIOTests", dependencies: ["MediaIO", "FaceCore", "TestSupport"]),
+        .testTarget(name: "NeuralRuntimeTests", dependencies: ["NeuralRuntime", "TestSupport"], resources: [.copy("Fixtures")]),
         .testTarget(name: "DetectionTests", dependencies: ["Detection", "FaceCore", "NeuralRuntime"],
                     resources: [.copy("Fixtures")]),
         .testTarget(name: "AttributesTests", dependencies: ["Attributes", "FaceCore", "Detection", "MediaIO"]),
@@ -82,7 +82,8 @@ let package = Package(
         .testTarget(name: "IdentityTests", dependencies: ["Identity", "FaceCore", "NeuralRuntime", "Detection", "MediaIO", "TestSupport"],
                     resources: [.copy("Fixtures")]),
         .testTarget(name: "RenderingTests", dependencies: ["Rendering", "FaceCore"]),
-        .testTarget(name: "PipelineTests", dependencies: ["Pipeline", "MediaIO", "FaceCore", "Detection", "Tracking", "TestSupport"]),
+        .testTarget(name: "PipelineTests", dependencies: ["Pipeline", "MediaIO", "FaceCore", "Detection", "Tracking", "Rendering",
+                                                          "TestSupport"]),
         .testTarget(name: "EvaluationTests", dependencies: ["Evaluation", "FaceCore", "TestSupport"]),
         .testTarget(name: "ReportTests", dependencies: ["Report", "FaceCore", "MediaIO", "TestSupport"]),
         .testTarget(name: "BatchTests", dependencies: ["Batch", "Pipeline", "Detection", "TestSupport"]),
@@ -91,30 +92,36 @@ let package = Package(
         // Listing the modules behind FaceTrack makes incremental builds recompile the tests when one changes.
         .testTarget(name: "LibraryTests", dependencies: ["FaceTrack", "FaceCore", "MediaIO", "Detection", "Tracking", "Rendering",
                                                          "Pipeline", "Attributes", "TestSupport"]),
-
-        // Micro-benchmark of one tracker step with 20 and 200 faces (scripts/bench-tracker).
-        .executableTarget(name: "tracker-bench", dependencies: ["Tracking", "FaceCore"], path: "Benchmarks/tracker-bench"),
-        // Overlay drawing times on a 1080p frame with 10 faces (scripts/bench-overlays).
-        .executableTarget(name: "overlay-bench", dependencies: ["Rendering", "FaceCore"], path: "Benchmarks/overlay-bench"),
-        // Times the runtime on the BlazeFace models (run through scripts/bench-blazeface).
-        .executableTarget(name: "runtime-bench", dependencies: ["NeuralRuntime"], path: "Benchmarks/runtime-bench"),
-        // Times CenterFace on the runtime at two sizes, 1 and 2 threads, and each detector on a 720p frame
-        // (run through scripts/bench-centerface).
-        .executableTarget(name: "centerface-bench", dependencies: ["NeuralRuntime", "Detection", "FaceCore"], path: "Benchmarks/centerface-bench"),
-        // Per-face cost of the face-mesh attributes (run through scripts/bench-attributes).
-        .executableTarget(name: "attributes-bench", dependencies: ["Attributes", "Detection", "FaceCore", "MediaIO", "NeuralRuntime"],
-                          path: "Benchmarks/attributes-bench"),
-        // Face-embedding cost per face and distances between people's pictures (scripts/bench-identity).
-        .executableTarget(name: "identity-bench", dependencies: ["Identity", "Detection", "FaceCore", "MediaIO", "NeuralRuntime"],
-                          path: "Benchmarks/identity-bench"),
-        // Prints BlazeFace detections for raw BGRA images (run through scripts/eval-blazeface).
-        .executableTarget(name: "blazeface-eval", dependencies: ["Detection", "FaceCore"],
-                          path: "Benchmarks/blazeface-eval"),
-        // Viola-Jones cascade speed against OpenCV, and its boxes for the agreement check
-        // (scripts/bench-haar, scripts/check-haar-agreement).
-        .executableTarget(name: "haar-bench", dependencies: ["Detection", "FaceCore"], path: "Benchmarks/haar-bench"),
         // Runs the built tool on mutated inputs and counts crashes, hangs and leftovers (scripts/fuzz).
         .executableTarget(name: "facetrack-fuzz", path: "Tests/Fuzz"),
     ],
     swiftLanguageModes: [.v6]
 )
+
+// Benchmarks and evaluation tools, run by scripts/bench-* and scripts/eval-*, never by tests: one
+// executable per folder of Benchmarks/ (same name), each timed with Benchmarks/Timing. They belong to
+// this package so that `package` access lets them time the runtime, the detectors and the tracker
+// directly, but they are not part of the product above.
+let benchmarks: [(name: String, dependencies: [Target.Dependency])] = [
+    // One tracker step with 20 and 200 faces (scripts/bench-tracker).
+    ("tracker-bench", ["Tracking", "FaceCore"]),
+    // Overlay drawing on a 1080p frame with 10 faces (scripts/bench-overlays).
+    ("overlay-bench", ["Rendering", "FaceCore"]),
+    // The runtime on the BlazeFace models (scripts/bench-blazeface).
+    ("runtime-bench", ["NeuralRuntime"]),
+    // CenterFace at two sizes, 1 and 2 threads, and each detector on a 720p frame (scripts/bench-centerface).
+    ("centerface-bench", ["NeuralRuntime", "Detection", "FaceCore"]),
+    // Per-face cost of the face-mesh attributes (scripts/bench-attributes).
+    ("attributes-bench", ["Attributes", "Detection", "FaceCore", "MediaIO", "NeuralRuntime"]),
+    // Face-embedding cost per face and distances between people's pictures (scripts/bench-identity).
+    ("identity-bench", ["Identity", "Detection", "FaceCore", "MediaIO", "NeuralRuntime"]),
+    // BlazeFace detections for raw BGRA images (scripts/eval-blazeface).
+    ("blazeface-eval", ["Detection", "FaceCore"]),
+    // Viola-Jones cascade speed against OpenCV, and its boxes for the agreement check
+    // (scripts/bench-haar, scripts/check-haar-agreement).
+    ("haar-bench", ["Detection", "FaceCore"]),
+]
+package.targets.append(.target(name: "BenchmarkTiming", dependencies: ["FaceCore"], path: "Benchmarks/Timing"))
+package.targets += benchmarks.map { bench in
+    .executableTarget(name: bench.name, dependencies: bench.dependencies + ["BenchmarkTiming"], path: "Benchmarks/" + bench.name)
+}

@@ -1,10 +1,8 @@
 import Attributes
+import BenchmarkTiming
 import Detection
 import FaceCore
 import Foundation
-#if canImport(Glibc)
-import Glibc
-#endif
 import MediaIO
 import NeuralRuntime
 
@@ -13,20 +11,6 @@ import NeuralRuntime
 // median milliseconds (this thread's CPU time) of the crop sampling alone, of the whole
 // FaceMeshAnalyzer.analyze per face (sampling, mesh inference, mapping, measures, and with blink the
 // iris model on both eyes), and of the iris model on one eye.
-
-/// Median of `runs` timings of `body`, in milliseconds of this thread's CPU time (which other
-/// processes on a shared machine do not inflate).
-func median(runs: Int, _ body: () throws -> Void) rethrows -> Double {
-    var times: [Double] = []
-    var before = timespec(), after = timespec()
-    for _ in 0..<runs {
-        clock_gettime(CLOCK_THREAD_CPUTIME_ID, &before)
-        try body()
-        clock_gettime(CLOCK_THREAD_CPUTIME_ID, &after)
-        times.append(Double(after.tv_sec - before.tv_sec) * 1e3 + Double(after.tv_nsec - before.tv_nsec) / 1e6)
-    }
-    return times.sorted()[times.count / 2]
-}
 
 var arguments = CommandLine.arguments.dropFirst().makeIterator()
 var imagePath: String?
@@ -51,14 +35,14 @@ do {
     for y in 0..<min(portrait.height, 720) {
         (frame.row(y + (720 - min(portrait.height, 720)) / 2) + 400 * 4).update(from: portrait.row(y), count: min(portrait.width, 880) * 4)
     }
-    let detector = try BlazeFaceDetector(configuration: DetectorConfiguration(models: models))
+    let detector = try BlazeFaceDetector(models: models)
     let analyzer = try FaceMeshAnalyzer(models: models, selection: .all)
     let faces = try detector.detect(in: frame)
     guard let face = faces.first else { throw ModelError.damaged(path: imagePath, reason: "no face found") }
     var input = [Float](repeating: 0, count: 192 * 192 * 3)
     let crop = FaceMeshCrop(face: face)
-    let sampling = median(runs: runs) { input.withUnsafeMutableBufferPointer { crop.sample(frame, into: $0) } }
-    let whole = try median(runs: runs) {
+    let sampling = Timing.medianThreadMilliseconds(runs: runs) { input.withUnsafeMutableBufferPointer { crop.sample(frame, into: $0) } }
+    let whole = try Timing.medianThreadMilliseconds(runs: runs) {
         var copy = [face]
         try analyzer.analyze(&copy, in: frame)
     }
@@ -66,7 +50,7 @@ do {
     var analysed = [face]
     try analyzer.analyze(&analysed, in: frame)
     guard let points = analysed.first?.landmarks else { throw ModelError.damaged(path: imagePath, reason: "no mesh") }
-    let eye = median(runs: runs) {
+    let eye = Timing.medianThreadMilliseconds(runs: runs) {
         _ = iris.eye(imageLeftCorner: points[33], imageRightCorner: points[133], mirrored: false, in: frame)
     }
     print(String(format: "face %.0f px: crop sampling %.3f ms, analyze (sample + mesh + measures + iris on both eyes) %.3f ms per face; iris model %.3f ms per eye",

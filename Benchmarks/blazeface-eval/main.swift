@@ -29,9 +29,9 @@ func fail(_ message: String) -> Never {
 }
 
 do {
-    let configuration = DetectorConfiguration(model: model, models: ModelLocator(explicitDirectory: modelsDirectory))
-    let variant = try BlazeFaceDetector.variant(for: configuration)
-    let detector = try BlazeFaceDetector(variant: variant, modelPath: try configuration.models.path(for: variant.fileName),
+    guard let variant = BlazeFaceVariant(rawValue: model.lowercased()) else { fail("unknown model \(model) (short or full)") }
+    let detector = try BlazeFaceDetector(variant: variant,
+                                         modelPath: try ModelLocator(explicitDirectory: modelsDirectory).path(for: variant.fileName),
                                          squareInput: square)
     for spec in specs {
         let parts = spec.split(separator: ":").map(String.init)

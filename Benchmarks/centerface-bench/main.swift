@@ -1,3 +1,4 @@
+import BenchmarkTiming
 import Detection
 import FaceCore
 import Foundation
@@ -14,18 +15,6 @@ import NeuralRuntime
 // BlazeFace also with batches forced.
 // Usage: centerface-bench MODEL.onnx [--runs N] [--threads 1,2] [--frame RAW:WxH] [--digest] [--crops N] WxH...
 //        (--kernels: print the kernel path)
-
-func milliseconds(_ body: () -> Void) -> (wall: Double, cpu: Double) {
-    var before = rusage(), after = rusage()
-    getrusage(RUSAGE_SELF.rawValue, &before)
-    let start = DispatchTime.now().uptimeNanoseconds
-    body()
-    let wall = Double(DispatchTime.now().uptimeNanoseconds - start) / 1e6
-    getrusage(RUSAGE_SELF.rawValue, &after)
-    func seconds(_ t: timeval) -> Double { Double(t.tv_sec) + Double(t.tv_usec) / 1e6 }
-    let cpu = (seconds(after.ru_utime) + seconds(after.ru_stime) - seconds(before.ru_utime) - seconds(before.ru_stime)) * 1e3
-    return (wall, cpu)
-}
 
 var arguments = Array(CommandLine.arguments.dropFirst())
 var runs = 20
@@ -67,16 +56,16 @@ func benchmarkDetectors(on frame: (path: String, width: Int, height: Int), model
     image.contentsDidChange()
     let models = ModelLocator(explicitDirectory: (model as NSString).deletingLastPathComponent)
     let detectors: [(String, FaceDetector)] = [
-        ("centerface --input-size 640", try CenterFaceDetector(configuration: DetectorConfiguration(inputSize: 640, models: models))),
-        ("centerface --input-size 320", try CenterFaceDetector(configuration: DetectorConfiguration(inputSize: 320, models: models))),
-        ("blazeface full", try BlazeFaceDetector(configuration: DetectorConfiguration(model: "full", models: models))),
-        ("blazeface short", try BlazeFaceDetector(configuration: DetectorConfiguration(model: "short", models: models))),
+        ("centerface --input-size 640", try CenterFaceDetector(settings: CenterFaceSettings(inputSize: 640), models: models)),
+        ("centerface --input-size 320", try CenterFaceDetector(settings: CenterFaceSettings(inputSize: 320), models: models)),
+        ("blazeface full", try BlazeFaceDetector(settings: BlazeFaceSettings(model: .full), models: models)),
+        ("blazeface short", try BlazeFaceDetector(settings: BlazeFaceSettings(model: .short), models: models)),
     ]
     for (label, detector) in detectors {
         var faces = 0
         for _ in 0..<3 { faces = try detector.detect(in: image).count }
         var samples: [Double] = []
-        for _ in 0..<max(1, runs) { samples.append(milliseconds { _ = try? detector.detect(in: image) }.wall) }
+        for _ in 0..<max(1, runs) { samples.append(Timing.measure { _ = try? detector.detect(in: image) }.wall) }
         print("\(label): \(String(format: "%.2f", samples.sorted()[samples.count / 2])) ms, \(faces) faces")
     }
 }
@@ -93,11 +82,11 @@ func benchmarkCrops(count: Int, model: String, runs: Int) throws {
         return picture
     }
     let models = ModelLocator(explicitDirectory: (model as NSString).deletingLastPathComponent)
-    let forced = try BlazeFaceDetector(configuration: DetectorConfiguration(model: "full", models: models))
+    let forced = try BlazeFaceDetector(settings: BlazeFaceSettings(model: .full), models: models)
     forced.alwaysBatches = true
     let detectors: [(String, FaceDetector)] = [
-        ("centerface", try CenterFaceDetector(configuration: DetectorConfiguration(inputSize: 640, models: models))),
-        ("blazeface full", try BlazeFaceDetector(configuration: DetectorConfiguration(model: "full", models: models))),
+        ("centerface", try CenterFaceDetector(settings: CenterFaceSettings(inputSize: 640), models: models)),
+        ("blazeface full", try BlazeFaceDetector(settings: BlazeFaceSettings(model: .full), models: models)),
         ("blazeface full, batches forced", forced),
     ]
     for (label, detector) in detectors {
@@ -105,8 +94,8 @@ func benchmarkCrops(count: Int, model: String, runs: Int) throws {
         _ = try detector.detect(in: pictures)
         var alone: [Double] = [], batched: [Double] = []
         for _ in 0..<max(1, runs) {
-            alone.append(milliseconds { for picture in pictures { _ = try? detector.detect(in: picture) } }.cpu)
-            batched.append(milliseconds { _ = try? detector.detect(in: pictures) }.cpu)
+            alone.append(Timing.measure { for picture in pictures { _ = try? detector.detect(in: picture) } }.cpu)
+            batched.append(Timing.measure { _ = try? detector.detect(in: pictures) }.cpu)
         }
         let a = alone.sorted()[alone.count / 2], b = batched.sorted()[batched.count / 2]
         print("\(label), \(count) crops of 96x96: one at a time \(String(format: "%.0f", Double(count) * 1000 / a)) crops/s, "
@@ -149,7 +138,7 @@ do {
         }
         for threads in threadCounts where !digest {
             for _ in 0..<3 { network.run(threads: threads) }
-            let samples = (0..<max(1, runs)).map { _ in milliseconds { network.run(threads: threads) } }
+            let samples = (0..<max(1, runs)).map { _ in Timing.measure { network.run(threads: threads) } }
             // CENTERFACE_STAT=min: the fastest run instead of the median (on a shared host, the run
             // least disturbed by other tenants).
             let fastest = ProcessInfo.processInfo.environment["CENTERFACE_STAT"] == "min"

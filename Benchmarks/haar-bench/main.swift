@@ -10,6 +10,7 @@
 //
 // Usage: haar-bench [--boxes] [--cascade FILE] [--scale-factor 1.1] [--min-neighbors 3] [--min-size 0]
 //                   [--seconds 3] IMAGE.pgm...
+import BenchmarkTiming
 import Detection
 import Foundation
 
@@ -29,7 +30,8 @@ while let argument = arguments.next() {
     }
 }
 
-func now() -> Double { Double(DispatchTime.now().uptimeNanoseconds) / 1e9 }
+/// Wall-clock seconds.
+func now() -> Double { Timing.wallMilliseconds() / 1e3 }
 
 @MainActor func detect(_ classifier: CascadeClassifier, _ image: GrayImage) -> [CascadeDetection] {
     classifier.detectMultiScale(image, scaleFactor: scaleFactor, minNeighbors: minNeighbors, minSize: (minSize, minSize))

@@ -1,9 +1,7 @@
+import BenchmarkTiming
 import Detection
 import FaceCore
 import Foundation
-#if canImport(Glibc)
-import Glibc
-#endif
 import Identity
 import MediaIO
 import NeuralRuntime
@@ -25,19 +23,6 @@ import NeuralRuntime
 //       ends every track, as the pipeline will. Prints the identity ReidentificationIndex gives each
 //       shot's track (confirmed after 3 frames) and whether a split happened inside a shot.
 
-/// Median of `runs` timings of `body`, in milliseconds of this thread's CPU time.
-func median(runs: Int, _ body: () throws -> Void) rethrows -> Double {
-    var times: [Double] = []
-    var before = timespec(), after = timespec()
-    for _ in 0..<runs {
-        clock_gettime(CLOCK_THREAD_CPUTIME_ID, &before)
-        try body()
-        clock_gettime(CLOCK_THREAD_CPUTIME_ID, &after)
-        times.append(Double(after.tv_sec - before.tv_sec) * 1e3 + Double(after.tv_nsec - before.tv_nsec) / 1e6)
-    }
-    return times.sorted()[times.count / 2]
-}
-
 struct Failure: Error, CustomStringConvertible {
     let description: String
 }
@@ -48,20 +33,20 @@ func largestFace(in image: BGRAImage, detector: FaceDetector) throws -> FaceObse
 
 func timeOnePicture(_ path: String, runs: Int, models: ModelLocator) throws {
     let image = try ImageLoader.load(path: path).image
-    let detector = try CenterFaceDetector(configuration: DetectorConfiguration(models: models))
+    let detector = try CenterFaceDetector(models: models)
     guard let face = try largestFace(in: image, detector: detector) else { throw Failure(description: "\(path): no face") }
     var model: FaceEmbeddingModel?
-    let reading = try median(runs: 1) { model = try FaceEmbeddingModel(models: models) }
+    let reading = try Timing.medianThreadMilliseconds(runs: 1) { model = try FaceEmbeddingModel(models: models) }
     var prepared: FaceEmbedder?
-    let preparing = try median(runs: 1) { prepared = try FaceEmbedder(model: model!) }
+    let preparing = try Timing.medianThreadMilliseconds(runs: 1) { prepared = try FaceEmbedder(model: model!) }
     guard let embedder = prepared else { throw Failure(description: "no embedder") }
     guard let chip = FaceChip(face: face) else { throw Failure(description: "\(path): the face has no eyes") }
     var pixels = [Float](repeating: 0, count: FaceChip.size * FaceChip.size * 3)
-    let alignment = median(runs: runs) { pixels.withUnsafeMutableBufferPointer { chip.sample(image, into: $0) } }
-    let whole = median(runs: runs) { _ = embedder.sample(of: face, in: image) }
+    let alignment = Timing.medianThreadMilliseconds(runs: runs) { pixels.withUnsafeMutableBufferPointer { chip.sample(image, into: $0) } }
+    let whole = Timing.medianThreadMilliseconds(runs: runs) { _ = embedder.sample(of: face, in: image) }
     let network = try NeuralNetwork(graph: DlibReader.faceRecognitionResNet(contentsOf: try models.path(
         for: FaceEmbeddingModel.fileName)).graph)
-    let run = median(runs: runs) { network.run() }
+    let run = Timing.medianThreadMilliseconds(runs: runs) { network.run() }
     print(String(format: "start-up: model read %.0f ms, embedder prepared %.0f ms (once per thread)", reading, preparing))
     print(String(format: "face %.0f px wide, %d runs, one core:", face.bounds.width, runs))
     print(String(format: "  chip alignment   %7.3f ms", alignment))

@@ -3,6 +3,7 @@
 // BGRA (OverlayRenderer) and on 8-bit 4:2:0 YUV, the encoder's format (YUVOverlayRenderer),
 // stored upright and stored turned a quarter (drawn in place by mapping coordinates).
 // Arguments: runs per case (default 200), and optionally part of a case name to run only those.
+import BenchmarkTiming
 import FaceCore
 import Rendering
 
@@ -85,15 +86,13 @@ let work = BGRAImage(width: width, height: height)
 let pristineYUV = YUVBuffer(), workYUV = YUVBuffer()
 let encoding = YUVEncoding(matrix: .bt709, range: .limited)
 let faces = makeFaces()
-let clock = ContinuousClock()
 
 /// Runs `restore` (untimed) and `body` (timed) `iterations` times; returns (median, p90) in milliseconds.
 func measure(restore: () -> Void, _ body: () -> Void) -> (Double, Double) {
     var times: [Double] = []
     for _ in 0..<iterations {
         restore()
-        let elapsed = clock.measure(body)
-        times.append(Double(elapsed.components.attoseconds) / 1e15 + Double(elapsed.components.seconds) * 1e3)
+        times.append(Timing.measure(body).wall)
     }
     times.sort()
     return (times[times.count / 2], times[times.count * 9 / 10])

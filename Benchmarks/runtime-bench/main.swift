@@ -1,7 +1,5 @@
+import BenchmarkTiming
 import Foundation
-#if canImport(Glibc)
-import Glibc
-#endif
 import NeuralRuntime
 
 // Median milliseconds per inference of the in-project runtime on each model given on the
@@ -11,13 +9,6 @@ import NeuralRuntime
 // counts the calling thread only); --profile adds the median time per kernel kind, --profile-steps
 // per step, slowest first; --kernels prints
 // the kernel path networks load with.
-
-/// This thread's CPU time in milliseconds.
-func threadMilliseconds() -> Double {
-    var now = timespec()
-    clock_gettime(CLOCK_THREAD_CPUTIME_ID, &now)
-    return Double(now.tv_sec) * 1e3 + Double(now.tv_nsec) / 1e6
-}
 
 var paths: [String] = []
 var runs = 200
@@ -58,10 +49,10 @@ for path in paths {
             times.reserveCapacity(runs)
             cpuTimes.reserveCapacity(runs)
             for _ in 0..<runs {
-                let start = DispatchTime.now().uptimeNanoseconds, cpuStart = threadMilliseconds()
+                let start = Timing.wallMilliseconds(), cpuStart = Timing.threadMilliseconds()
                 network.run(threads: threads)
-                cpuTimes.append(threadMilliseconds() - cpuStart)
-                times.append(Double(DispatchTime.now().uptimeNanoseconds - start) / 1e6)
+                cpuTimes.append(Timing.threadMilliseconds() - cpuStart)
+                times.append(Timing.wallMilliseconds() - start)
             }
             times.sort()
             cpuTimes.sort()

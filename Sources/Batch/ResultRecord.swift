@@ -1,3 +1,4 @@
+import FaceCore
 import Foundation
 import Pipeline
 
@@ -50,9 +51,6 @@ package struct ResultRecord: Codable, Sendable, Equatable {
 
     /// The record as one JSON line (no newline), keys sorted.
     package func jsonLine() -> String {
-        let encoder = JSONEncoder()
-        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
-        guard let data = try? encoder.encode(self) else { return "{}" }
-        return String(decoding: data, as: UTF8.self)
+        (try? JSONOutput.string(self)) ?? "{}"
     }
 }

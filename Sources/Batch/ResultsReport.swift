@@ -62,20 +62,31 @@ package struct ResultsReport: Codable, Sendable, Equatable {
     /// Merges results given as (name, JSON Lines text) pairs.
     package init(contents: [(name: String, text: String)]) {
         let decoder = JSONDecoder()
-        var best: [String: ResultRecord] = [:]
+        var read: [ResultRecord] = []
+        var invalid: [String] = []
         for (name, text) in contents {
             for (number, line) in text.split(separator: "\n", omittingEmptySubsequences: false).enumerated() {
                 guard !line.trimmingCharacters(in: .whitespaces).isEmpty else { continue }
                 guard let record = try? decoder.decode(ResultRecord.self, from: Data(line.utf8)) else {
-                    invalidLines.append("\(name):\(number + 1)")
+                    invalid.append("\(name):\(number + 1)")
                     continue
                 }
-                if let previous = best[record.path] {
-                    duplicates += 1
-                    if ResultsReport.rank(record.status) < ResultsReport.rank(previous.status) { continue }
-                }
-                best[record.path] = record
+                read.append(record)
             }
+        }
+        self.init(records: read)
+        invalidLines = invalid
+    }
+
+    /// Merges records, in the order they were written.
+    package init(records all: [ResultRecord]) {
+        var best: [String: ResultRecord] = [:]
+        for record in all {
+            if let previous = best[record.path] {
+                duplicates += 1
+                if ResultsReport.rank(record.status) < ResultsReport.rank(previous.status) { continue }
+            }
+            best[record.path] = record
         }
         records = best.values.sorted { $0.path < $1.path }
         for record in records {
@@ -119,10 +130,7 @@ package struct ResultsReport: Codable, Sendable, Equatable {
     package var json: String {
         var summary = self
         summary.records = []
-        let encoder = JSONEncoder()
-        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes, .prettyPrinted]
-        guard let data = try? encoder.encode(summary) else { return "{}" }
-        return String(decoding: data, as: UTF8.self)
+        return (try? JSONOutput.string(summary, layout: .pretty)) ?? "{}"
     }
 
     /// The merged records as JSON Lines.

@@ -74,8 +74,8 @@ public enum DetectionMode: String, Sendable, CaseIterable {
     case full
 
     /// The mode for an accuracy: `full` for low (BlazeFace, whose network takes a fixed square
-    /// input, so a crop costs as much as a whole-frame pass: on a 720p two-face clip adaptive ran
-    /// 720 passes where full ran 300, at twice the time), `adaptive` otherwise.
+    /// input, so a crop costs as much as a whole-frame pass; measured in README's "Where and when
+    /// the detector looks"), `adaptive` otherwise.
     public static func `default`(accuracy: DetectorAccuracy? = nil) -> DetectionMode {
         accuracy == .low ? .full : .adaptive
     }
@@ -148,21 +148,17 @@ public struct DetectionSettings: Sendable, Equatable {
     /// for lower-confidence faces to feed the tracker's second pass); `threads` is how many cores
     /// one detection may use (1 in the video pipeline, which runs a detector per core).
     public func makeDetector(threshold override: Double? = nil, threads: Int = 1) throws -> FaceDetector? {
-        var configuration = DetectorConfiguration(threshold: override ?? threshold, minFaceSize: minFaceSize,
-                                                  models: models)
+        let threshold = override ?? threshold
         switch detector {
         case .none:
             return nil
         case .centerface(let settings):
-            configuration.inputSize = settings.inputSize
-            return try CenterFaceDetector(configuration: configuration, threads: threads)
+            return try CenterFaceDetector(settings: settings, threshold: threshold, minFaceSize: minFaceSize, models: models,
+                                          threads: threads)
         case .blazeface(let settings):
-            configuration.model = settings.model.rawValue
-            return try BlazeFaceDetector(configuration: configuration)
+            return try BlazeFaceDetector(settings: settings, threshold: threshold, minFaceSize: minFaceSize, models: models)
         case .haar(let settings):
-            configuration.accuracy = settings.fast ? .low : .high
-            configuration.cascadePath = settings.cascadePath
-            var options = HaarCascadeOptions(configuration: configuration)
+            var options = HaarCascadeOptions(settings: settings, threshold: threshold, minFaceSize: minFaceSize)
             options.threads = threads
             return try HaarCascadeDetector(options: options)
         }

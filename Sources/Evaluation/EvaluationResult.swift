@@ -1,3 +1,4 @@
+import FaceCore
 import Foundation
 
 /// The scores of one evaluation, as named metrics (the names `--json`, the manifest thresholds
@@ -78,12 +79,13 @@ public struct EvaluationResult: Sendable, Equatable {
         return lines.joined(separator: "\n")
     }
 
-    /// A JSON object with every metric (null where undefined), keys in report order.
+    /// A JSON object with every metric (null where undefined), keys sorted; counts as whole
+    /// numbers, the rest to 6 decimals.
     public func json() -> String {
-        var fields = [String(format: "\"iou_threshold\": %.4f", iouThreshold)]
+        var fields = ["iou_threshold": JSONNumber(iouThreshold, decimals: 4)]
         for (name, value) in metrics {
-            fields.append("\"\(name)\": " + (value.map { Self.counts.contains(name) ? String(Int($0)) : String(format: "%.6f", $0) } ?? "null"))
+            fields[name] = Self.counts.contains(name) ? value.map { .count(Int($0)) } ?? .null : JSONNumber(value, decimals: 6)
         }
-        return "{\n  " + fields.joined(separator: ",\n  ") + "\n}"
+        return (try? JSONOutput.string(fields, layout: .pretty)) ?? "{}"
     }
 }

@@ -213,7 +213,7 @@ package struct AtomicOutput: Sendable {
 }
 
 /// Why an output cannot be written.
-package enum AtomicOutputError: Error, CustomStringConvertible, Sendable {
+public enum AtomicOutputError: Error, CustomStringConvertible, Sendable {
     /// The output names an input file.
     case isInput(String)
     /// The output or its folder cannot be written.
@@ -224,7 +224,7 @@ package enum AtomicOutputError: Error, CustomStringConvertible, Sendable {
     case namesReadFile(String, role: String)
 
     /// One line for the user.
-    package var description: String {
+    public var description: String {
         switch self {
         case .isInput(let path): return "\(path): output path is the input file; choose another output name"
         case let .unwritable(path, reason): return "\(path): cannot write output (\(reason))"

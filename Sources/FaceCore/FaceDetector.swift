@@ -30,34 +30,3 @@ public enum DetectorAccuracy: String, Sendable, CaseIterable {
     /// Slower, finds smaller faces.
     case high
 }
-
-/// Options shared by the detectors; each detector reads the ones it understands.
-package struct DetectorConfiguration: Sendable {
-    /// `--accuracy`: picks a detector or a variant of one when set.
-    package var accuracy: DetectorAccuracy?
-    /// `--threshold`: minimum confidence; `nil` means the detector's own default.
-    package var threshold: Double?
-    /// `--min-face-size`: faces whose shorter side is below this many pixels are dropped.
-    package var minFaceSize: Double
-    /// `--model`: a detector-specific variant name (for BlazeFace: `short` or `full`).
-    package var model: String?
-    /// `--input-size`: longer side fed to a network that accepts free sizes.
-    package var inputSize: Int?
-    /// `--cascade`: a cascade file for the Viola-Jones detector.
-    package var cascadePath: String?
-    /// Where model files are looked up.
-    package var models: ModelLocator
-
-    /// Creates a configuration with every option at its default.
-    package init(accuracy: DetectorAccuracy? = nil, threshold: Double? = nil, minFaceSize: Double = 0,
-                model: String? = nil, inputSize: Int? = nil, cascadePath: String? = nil,
-                models: ModelLocator = ModelLocator()) {
-        self.accuracy = accuracy
-        self.threshold = threshold
-        self.minFaceSize = minFaceSize
-        self.model = model
-        self.inputSize = inputSize
-        self.cascadePath = cascadePath
-        self.models = models
-    }
-}

@@ -8,3 +8,5 @@
 @_exported import Rendering
 @_exported import Evaluation
 @_exported import Attributes
+// Public there: `KnownPeopleError` (a --known or --face photo that cannot be used) and `AppearanceRange`.
+@_exported import Identity

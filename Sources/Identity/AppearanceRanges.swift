@@ -1,16 +1,16 @@
 /// One stretch of a video where a person appears.
-package struct AppearanceRange: Sendable, Equatable {
+public struct AppearanceRange: Sendable, Equatable {
     /// Presentation time of the first frame the person matched on, in seconds.
-    package var start: Double
+    public var start: Double
     /// End of the last such frame (its time plus its duration), in seconds.
-    package var end: Double
+    public var end: Double
     /// Frames the person matched on within the range.
-    package var frames: Int
+    public var frames: Int
     /// The smallest distance seen in the range.
-    package var bestDistance: Float
+    public var bestDistance: Float
 
     /// Creates a range.
-    package init(start: Double, end: Double, frames: Int, bestDistance: Float) {
+    public init(start: Double, end: Double, frames: Int, bestDistance: Float) {
         self.start = start
         self.end = end
         self.frames = frames

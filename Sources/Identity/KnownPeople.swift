@@ -2,7 +2,7 @@ import FaceCore
 import Foundation
 
 /// A `--known` folder that cannot be used: one line naming the photo or folder.
-package enum KnownPeopleError: Error, CustomStringConvertible, Equatable {
+public enum KnownPeopleError: Error, CustomStringConvertible, Equatable, Sendable {
     /// The folder cannot be listed.
     case unreadableFolder(path: String, reason: String)
     /// The folder (or a person's subfolder) holds no photo.
@@ -18,7 +18,7 @@ package enum KnownPeopleError: Error, CustomStringConvertible, Equatable {
     case unusableEntry(path: String, reason: String)
 
     /// One line for the user.
-    package var description: String {
+    public var description: String {
         switch self {
         case let .unreadableFolder(path, reason): return "\(path): cannot read the known-people folder (\(reason))"
         case let .noPhotos(folder): return "\(folder): no photos of known people (NAME.jpg, NAME.png or NAME/*.jpg)"

@@ -1,26 +1,26 @@
-package import CFFmpeg
+internal import CFFmpeg
 import FaceCore
 import Foundation
 
 /// Opens a media file with libavformat, picks its best video stream and reads packets.
 ///
 /// Owns the `AVFormatContext` and closes it in `deinit`. Used from one queue at a time.
-package final class Demuxer: @unchecked Sendable {
+final class Demuxer {
     /// The path given to `init`.
-    package let path: String
+    let path: String
     /// The open container.
-    package let context: UnsafeMutablePointer<AVFormatContext>
+    let context: UnsafeMutablePointer<AVFormatContext>
     /// Index of the chosen video stream.
-    package let videoStreamIndex: Int
+    let videoStreamIndex: Int
     /// Indexes of the audio streams, in file order.
-    package let audioStreamIndexes: [Int]
+    let audioStreamIndexes: [Int]
 
     /// The AVIOContext the container is read through (opened by `LocalFile`, owned here).
     private var io: UnsafeMutablePointer<AVIOContext>?
 
     /// Opens `path`. Checks the file first so the common mistakes get plain words; reads it through
     /// the file protocol only and refuses formats that open other files (`LocalFile`).
-    package init(path: String) throws {
+    init(path: String) throws {
         self.path = path
         try Demuxer.checkReadableFile(path)
         // One open of the file: probed here (a pipe cannot be opened twice), then read by the demuxer.
@@ -113,34 +113,34 @@ package final class Demuxer: @unchecked Sendable {
     }
 
     /// The video's picture size as stored.
-    package var pictureSize: (width: Int, height: Int)? {
+    var pictureSize: (width: Int, height: Int)? {
         let parameters = videoStream.pointee.codecpar.pointee
         return parameters.width > 0 && parameters.height > 0 ? (Int(parameters.width), Int(parameters.height)) : nil
     }
 
     /// The chosen video stream.
-    package var videoStream: UnsafeMutablePointer<AVStream> { context.pointee.streams[videoStreamIndex]! }
+    var videoStream: UnsafeMutablePointer<AVStream> { context.pointee.streams[videoStreamIndex]! }
 
     /// A stream by index.
-    package func stream(_ index: Int) -> UnsafeMutablePointer<AVStream> { context.pointee.streams[index]! }
+    func stream(_ index: Int) -> UnsafeMutablePointer<AVStream> { context.pointee.streams[index]! }
 
     /// The video stream's time base.
-    package var videoTimeBase: AVRational { videoStream.pointee.time_base }
+    var videoTimeBase: AVRational { videoStream.pointee.time_base }
 
     /// True when the container is a still-image format (jpg, png, ...), read as a one-frame input.
-    package var isStillImage: Bool {
+    var isStillImage: Bool {
         let name = String(cString: context.pointee.iformat.pointee.name)
         return name.hasSuffix("_pipe") || name == "image2"
     }
 
     /// True when the video is one picture: a still image, or the cover art of an audio file
     /// (an attached picture, one frame however long the audio).
-    package var isSinglePicture: Bool {
+    var isSinglePicture: Bool {
         isStillImage || videoStream.pointee.disposition & AV_DISPOSITION_ATTACHED_PIC != 0
     }
 
     /// The display rotation stored with the video stream (the display matrix), as an orientation.
-    package var streamOrientation: ImageOrientation? {
+    var streamOrientation: ImageOrientation? {
         var size: Int = 0
         guard let data = av_stream_get_side_data(videoStream, AV_PKT_DATA_DISPLAYMATRIX, &size), size >= 36 else {
             return nil
@@ -149,7 +149,7 @@ package final class Demuxer: @unchecked Sendable {
     }
 
     /// The raw display matrix of the video stream (36 bytes), to copy into an output.
-    package var streamDisplayMatrix: [UInt8]? {
+    var streamDisplayMatrix: [UInt8]? {
         var size: Int = 0
         guard let data = av_stream_get_side_data(videoStream, AV_PKT_DATA_DISPLAYMATRIX, &size), size >= 36 else {
             return nil
@@ -157,8 +157,16 @@ package final class Demuxer: @unchecked Sendable {
         return Array(UnsafeBufferPointer(start: data, count: 36))
     }
 
+    /// How a decoded frame must be turned to be upright: the stream's display matrix, else the
+    /// frame's own (still images carry their EXIF orientation there).
+    func orientation(of frame: Frame) -> ImageOrientation {
+        streamOrientation
+            ?? frame.displayMatrix.map { matrix in matrix.withUnsafeBufferPointer { Demuxer.orientation(displayMatrix: $0.baseAddress!) } }
+            ?? .up
+    }
+
     /// Maps a display matrix to the orientation that makes the picture upright.
-    package static func orientation(displayMatrix: UnsafePointer<Int32>) -> ImageOrientation {
+    static func orientation(displayMatrix: UnsafePointer<Int32>) -> ImageOrientation {
         // FFmpeg's angle is counter-clockwise; a negative determinant means a mirror.
         let mirrored = Int64(displayMatrix[0]) * Int64(displayMatrix[4]) - Int64(displayMatrix[1]) * Int64(displayMatrix[3]) < 0
         var matrix = Array(UnsafeBufferPointer(start: displayMatrix, count: 9))
@@ -170,7 +178,7 @@ package final class Demuxer: @unchecked Sendable {
     }
 
     /// The number of video frames, from the container's count or its duration; `nil` when unknown.
-    package var estimatedFrameCount: Int? {
+    var estimatedFrameCount: Int? {
         if isSinglePicture { return 1 }
         let stream = videoStream.pointee
         if stream.nb_frames > 0 { return Int(stream.nb_frames) }
@@ -186,7 +194,7 @@ package final class Demuxer: @unchecked Sendable {
     }
 
     /// The video's average frame rate, if known.
-    package var frameRate: AVRational? {
+    var frameRate: AVRational? {
         let stream = videoStream.pointee
         if stream.avg_frame_rate.num > 0 && stream.avg_frame_rate.den > 0 { return stream.avg_frame_rate }
         if stream.r_frame_rate.num > 0 && stream.r_frame_rate.den > 0 { return stream.r_frame_rate }
@@ -197,7 +205,7 @@ package final class Demuxer: @unchecked Sendable {
     /// fewer frames than the container's index promised; `nil` when it looks complete.
     /// `lastFrameTime` (seconds, the stream's own clock) is the timestamp of the last frame
     /// decoded: a container without a frame count (mkv, webm) is judged by its stated duration.
-    package func endedEarly(framesRead: Int, lastFrameTime: Double? = nil) -> String? {
+    func endedEarly(framesRead: Int, lastFrameTime: Double? = nil) -> String? {
         if let io = context.pointee.pb, io.pointee.error < 0 {
             return "read error after \(framesRead) frames (\(FFmpegError.message(for: io.pointee.error)))"
         }
@@ -236,11 +244,11 @@ package final class Demuxer: @unchecked Sendable {
     }
 
     /// The average frame rate in frames per second, if known.
-    package var framesPerSecond: Double? { frameRate.map { av_q2d($0) } }
+    var framesPerSecond: Double? { frameRate.map { av_q2d($0) } }
 
     /// Reads the next packet of a stream we use. Returns `nil` at the end of the file; throws
     /// `FFmpegError` when the file is damaged or cut short (the caller decides whether to go on).
-    package func readPacket(into packet: Packet) throws -> Bool {
+    func readPacket(into packet: Packet) throws -> Bool {
         while true {
             av_packet_unref(packet.pointer)
             let status = av_read_frame(context, packet.pointer)

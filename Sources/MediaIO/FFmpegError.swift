@@ -72,7 +72,6 @@ public enum MediaError: Error, CustomStringConvertible, Sendable {
     case notRegularFile(String, kind: String)
     /// `-` was given as an input.
     case standardInput
-
     /// The file exists but cannot be opened (too many open files, an I/O error).
     case cannotOpen(String, reason: String)
 
@@ -107,7 +106,6 @@ public enum MediaError: Error, CustomStringConvertible, Sendable {
         case .standardInput:
             return "-: reading standard input as '-' is not supported; give a file name (a pipe can be read as /dev/stdin)"
         case let .cannotOpen(p, reason): return "\(p): cannot open the file (\(MediaError.plain(reason)))"
-
         }
     }
 }

@@ -1,10 +1,10 @@
-package import CFFmpeg
+internal import CFFmpeg
 import FaceCore
 
 /// Owns one `AVFrame` and frees it in `deinit`. Used from one queue at a time.
 package final class Frame: @unchecked Sendable {
     /// The frame; never nil after init.
-    package let pointer: UnsafeMutablePointer<AVFrame>
+    let pointer: UnsafeMutablePointer<AVFrame>
 
     /// Allocates an empty frame (no picture buffers).
     package init() {
@@ -13,7 +13,7 @@ package final class Frame: @unchecked Sendable {
     }
 
     /// Allocates a frame with picture buffers of the given size and pixel format.
-    package convenience init(width: Int, height: Int, format: AVPixelFormat) throws {
+    convenience init(width: Int, height: Int, format: AVPixelFormat) throws {
         self.init()
         pointer.pointee.width = Int32(width)
         pointer.pointee.height = Int32(height)
@@ -31,7 +31,7 @@ package final class Frame: @unchecked Sendable {
     /// Height in pixels.
     package var height: Int { Int(pointer.pointee.height) }
     /// Pixel format.
-    package var pixelFormat: AVPixelFormat { AVPixelFormat(rawValue: pointer.pointee.format) }
+    var pixelFormat: AVPixelFormat { AVPixelFormat(rawValue: pointer.pointee.format) }
 
     /// Makes the picture buffers writable, copying them if someone else (an encoder) still holds them.
     package func makeWritable() throws {
@@ -39,7 +39,7 @@ package final class Frame: @unchecked Sendable {
     }
 
     /// The display matrix side data attached to this frame, if any (still images carry EXIF orientation here).
-    package var displayMatrix: [Int32]? {
+    var displayMatrix: [Int32]? {
         guard let side = av_frame_get_side_data(pointer, AV_FRAME_DATA_DISPLAYMATRIX),
               side.pointee.size >= 36 else { return nil }
         return side.pointee.data.withMemoryRebound(to: Int32.self, capacity: 9) { Array(UnsafeBufferPointer(start: $0, count: 9)) }

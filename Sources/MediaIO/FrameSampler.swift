@@ -10,10 +10,8 @@ import FaceCore
 /// `sizeStep`, so that crops of one face keep meeting the same swscale context from frame to
 /// frame; `sample` returns the region it really took. A few contexts are kept, least recently
 /// used first out. Formats whose planes cannot be offset (bitstream, paletted, hardware) are
-/// converted whole and resampled instead.
-///
-/// `@unchecked Sendable`: owns swscale contexts; one sampler per lane, used on its queue only.
-package final class FrameSampler: @unchecked Sendable {
+/// converted whole and resampled instead. Used from one queue at a time (one sampler per lane).
+package final class FrameSampler {
     private struct Key: Hashable {
         var sourceWidth, sourceHeight, format, targetWidth, targetHeight: Int32
         var space, range: Int32

@@ -28,7 +28,7 @@ package final class FrameSeeker {
         demuxer = try Demuxer(path: path)
         // One thread: frame threading only delays the first frame after each seek.
         decoder = try VideoDecoder(demuxer: demuxer, threads: 1)
-        frameDuration = 1 / (demuxer.framesPerSecond ?? 25)
+        frameDuration = 1 / (demuxer.framesPerSecond ?? VideoTiming.assumedFramesPerSecond)
     }
 
     /// The video's path.
@@ -97,9 +97,7 @@ package final class FrameSeeker {
         }
         let image = stored!
         try converter.convertToBGRA(frame, into: image)
-        let orientation = demuxer.streamOrientation
-            ?? frame.displayMatrix.map { m in m.withUnsafeBufferPointer { Demuxer.orientation(displayMatrix: $0.baseAddress!) } }
-            ?? .up
+        let orientation = demuxer.orientation(of: frame)
         guard orientation != .up else { return image.copy() }
         let size = orientation.uprightSize(width: image.width, height: image.height)
         let turned = BGRAImage(width: size.width, height: size.height)

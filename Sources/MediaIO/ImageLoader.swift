@@ -27,9 +27,7 @@ public enum ImageLoader {
             throw MediaError.failed(path, error)
         }
         guard got, frame.width > 0, frame.height > 0 else { throw MediaError.noFrames(path) }
-        let orientation = demuxer.streamOrientation
-            ?? frame.displayMatrix.map { matrix in matrix.withUnsafeBufferPointer { Demuxer.orientation(displayMatrix: $0.baseAddress!) } }
-            ?? .up
+        let orientation = demuxer.orientation(of: frame)
         var scaled = (width: frame.width, height: frame.height)
         if let maxSide, max(scaled.width, scaled.height) > maxSide {
             let scale = Double(maxSide) / Double(max(scaled.width, scaled.height))

@@ -1,4 +1,4 @@
-package import CFFmpeg
+internal import CFFmpeg
 import Foundation
 
 /// How every file FaceTrack reads or writes reaches FFmpeg: as a `file:` URL, with `file` the only

@@ -1,4 +1,4 @@
-package import CFFmpeg
+internal import CFFmpeg
 import FaceCore
 import Foundation
 
@@ -7,16 +7,16 @@ import Foundation
 /// The file is written under a temporary name and renamed by `finish()`; if the muxer is
 /// released unfinished, the temporary file is deleted. Owns the `AVFormatContext`. Used from one
 /// queue at a time.
-package final class Muxer: @unchecked Sendable {
+final class Muxer {
     /// Paths: final and temporary.
-    package let output: AtomicOutput
+    let output: AtomicOutput
     private let context: UnsafeMutablePointer<AVFormatContext>
     private var ioOpened = false
     private var finished = false
     private var headerWritten = false
 
     /// Prepares a muxer for `output`; the container comes from the final path's extension.
-    package init(output: AtomicOutput) throws {
+    init(output: AtomicOutput) throws {
         self.output = output
         guard let format = av_guess_format(nil, output.finalPath, nil) else {
             throw MediaError.unknownContainer(output.finalPath)
@@ -38,7 +38,7 @@ package final class Muxer: @unchecked Sendable {
     }
 
     /// Refuses up front an encoder the container cannot hold (libx264 in .webm), naming the ones that fit.
-    package func checkAccepts(encoder name: String) throws {
+    func checkAccepts(encoder name: String) throws {
         guard let codec = avcodec_find_encoder_by_name(name) else { throw MediaError.encoderUnavailable(name) }
         let format = context.pointee.oformat!
         guard avformat_query_codec(format, codec.pointee.id, FF_COMPLIANCE_NORMAL) == 0 else { return }
@@ -50,11 +50,11 @@ package final class Muxer: @unchecked Sendable {
     }
 
     /// True when the container wants codec headers out of band (mp4, mkv...).
-    package var wantsGlobalHeader: Bool { context.pointee.oformat.pointee.flags & AVFMT_GLOBALHEADER != 0 }
+    var wantsGlobalHeader: Bool { context.pointee.oformat.pointee.flags & AVFMT_GLOBALHEADER != 0 }
 
     /// Adds the video stream for `encoder`, with the source's display matrix (rotation) when given.
     /// Returns the stream index.
-    package func addVideoStream(encoder: VideoEncoder, displayMatrix: [UInt8]?) throws -> Int {
+    func addVideoStream(encoder: VideoEncoder, displayMatrix: [UInt8]?) throws -> Int {
         guard let stream = avformat_new_stream(context, nil) else { OutOfMemory.fail("a stream (FFmpeg's avformat_new_stream)") }
         try check(avcodec_parameters_from_context(stream.pointee.codecpar, encoder.context), "configuring the video stream")
         stream.pointee.time_base = encoder.timeBase
@@ -67,7 +67,7 @@ package final class Muxer: @unchecked Sendable {
     }
 
     /// Adds a stream that copies `source` packet for packet. Returns the stream index.
-    package func addCopiedStream(from source: UnsafeMutablePointer<AVStream>) throws -> Int {
+    func addCopiedStream(from source: UnsafeMutablePointer<AVStream>) throws -> Int {
         let parameters = source.pointee.codecpar!
         let supported = avformat_query_codec(context.pointee.oformat, parameters.pointee.codec_id, FF_COMPLIANCE_NORMAL)
         if supported != 1 {
@@ -84,7 +84,7 @@ package final class Muxer: @unchecked Sendable {
     }
 
     /// Opens the temporary file and writes the container header.
-    package func start() throws {
+    func start() throws {
         guard !finished else { return }
         do {
             if context.pointee.oformat.pointee.flags & AVFMT_NOFILE == 0 {
@@ -104,7 +104,7 @@ package final class Muxer: @unchecked Sendable {
     }
 
     /// Writes a packet whose timestamps are in `timeBase` to stream `streamIndex`.
-    package func write(_ packet: Packet, timeBase: AVRational, streamIndex: Int) throws {
+    func write(_ packet: Packet, timeBase: AVRational, streamIndex: Int) throws {
         // Finished or discarded: a late packet has no file to go to.
         guard !finished else { return }
         let stream = context.pointee.streams[streamIndex]!
@@ -116,21 +116,21 @@ package final class Muxer: @unchecked Sendable {
     }
 
     /// True once writing to the output file itself has failed (disk full, I/O error).
-    package var outputFailed: Bool {
+    var outputFailed: Bool {
         guard let io = context.pointee.pb else { return false }
         return io.pointee.error < 0
     }
 
     /// Closes and deletes the temporary file of a run that failed (at once, not whenever the
     /// last reference goes). Nothing can be written afterwards.
-    package func discard() {
+    func discard() {
         if ioOpened { avio_closep(&context.pointee.pb); ioOpened = false }
         if !finished { output.discard() }
         finished = true
     }
 
     /// Writes the trailer, closes the file and renames it to the final path.
-    package func finish() throws {
+    func finish() throws {
         guard headerWritten, !finished else { return }
         let status = av_write_trailer(context)
         if ioOpened { avio_closep(&context.pointee.pb); ioOpened = false }

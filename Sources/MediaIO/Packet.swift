@@ -1,10 +1,10 @@
-package import CFFmpeg
+internal import CFFmpeg
 import FaceCore
 
 /// Owns one `AVPacket` and frees it in `deinit`. Used from one queue at a time.
 package final class Packet: @unchecked Sendable {
     /// The packet; never nil after init.
-    package let pointer: UnsafeMutablePointer<AVPacket>
+    let pointer: UnsafeMutablePointer<AVPacket>
 
     /// Allocates an empty packet.
     package init() {

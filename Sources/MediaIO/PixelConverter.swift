@@ -6,7 +6,7 @@ import FaceCore
 ///
 /// Owns its `SwsContext`s and frees them in `deinit`. Used from one queue at a time: the pipeline
 /// gives each worker its own converter.
-package final class PixelConverter: @unchecked Sendable {
+package final class PixelConverter {
     private var toBGRAContext: OpaquePointer?
     private var fromBGRAContext: OpaquePointer?
     private var toBGRAColours: ColourSetup?
@@ -218,7 +218,7 @@ package final class PixelConverter: @unchecked Sendable {
 extension Frame {
     /// The libswscale colour-matrix constant this frame is read with (`SWS_CS_…`: its tag, or
     /// BT.709 from 720 lines and BT.601 below when untagged).
-    package var swsColorspace: Int32 { PixelConverter.swsColorspace(pointer.pointee.colorspace, height: height) }
+    var swsColorspace: Int32 { PixelConverter.swsColorspace(pointer.pointee.colorspace, height: height) }
     /// Whether the frame's samples use the full range (tagged so, or a `yuvj` format).
-    package var isFullRange: Bool { PixelConverter.isFullRange(pointer) }
+    var isFullRange: Bool { PixelConverter.isFullRange(pointer) }
 }

@@ -1,19 +1,19 @@
-package import CFFmpeg
+internal import CFFmpeg
 import FaceCore
 
 /// Decodes the demuxer's video stream with libavcodec, frame-threaded.
 ///
 /// Owns the `AVCodecContext` and frees it in `deinit`. Used from one queue at a time.
-package final class VideoDecoder: @unchecked Sendable {
+final class VideoDecoder {
     /// The open decoder.
-    package let context: UnsafeMutablePointer<AVCodecContext>
+    let context: UnsafeMutablePointer<AVCodecContext>
     /// Packets the decoder rejected as damaged.
-    package private(set) var damagedPackets = 0
+    private(set) var damagedPackets = 0
     /// Frames the decoder marked as corrupt (concealed errors).
-    package private(set) var corruptFrames = 0
+    private(set) var corruptFrames = 0
 
     /// Opens a decoder for the demuxer's video stream. `threads` 0 lets FFmpeg choose.
-    package init(demuxer: Demuxer, threads: Int = 0) throws {
+    init(demuxer: Demuxer, threads: Int = 0) throws {
         let parameters = demuxer.videoStream.pointee.codecpar!
         guard let codec = avcodec_find_decoder(parameters.pointee.codec_id) else {
             throw MediaError.noDecoder(demuxer.path, codec: String(cString: avcodec_get_name(parameters.pointee.codec_id)))
@@ -37,7 +37,7 @@ package final class VideoDecoder: @unchecked Sendable {
     }
 
     /// Sends one packet (or `nil` to flush at the end). A damaged packet is counted and skipped.
-    package func send(_ packet: Packet?) throws {
+    func send(_ packet: Packet?) throws {
         let status = avcodec_send_packet(context, packet?.pointer)
         if status == ft_averror_invaliddata() { damagedPackets += 1; return }
         if status == ft_averror_eof() { return }
@@ -45,7 +45,7 @@ package final class VideoDecoder: @unchecked Sendable {
     }
 
     /// Receives the next decoded frame into `frame`; `false` when the decoder needs more input or is done.
-    package func receive(into frame: Frame) throws -> Bool {
+    func receive(into frame: Frame) throws -> Bool {
         let status = avcodec_receive_frame(context, frame.pointer)
         if status == ft_averror_eagain() || status == ft_averror_eof() { return false }
         if status == ft_averror_invaliddata() { damagedPackets += 1; return false }

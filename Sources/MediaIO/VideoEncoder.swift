@@ -1,19 +1,19 @@
-package import CFFmpeg
+internal import CFFmpeg
 import FaceCore
 
 /// Encodes frames with libavcodec (libx264 by default).
 ///
 /// Owns the `AVCodecContext` and frees it in `deinit`. Used from one queue at a time.
-package final class VideoEncoder: @unchecked Sendable {
+final class VideoEncoder {
     /// The open encoder.
-    package let context: UnsafeMutablePointer<AVCodecContext>
+    let context: UnsafeMutablePointer<AVCodecContext>
     /// The pixel format frames must have.
-    package let pixelFormat: AVPixelFormat
+    let pixelFormat: AVPixelFormat
 
     /// Opens an encoder for `width` x `height` frames whose timestamps are in `timeBase`, with
     /// `threads` threads (0 lets the encoder choose). Colour tags (matrix, range, primaries, transfer) are copied from the decoder so players
     /// show the colours the source had.
-    package init(settings: EncoderSettings, threads: Int, width: Int, height: Int, timeBase: AVRational, frameRate: AVRational?,
+    init(settings: EncoderSettings, threads: Int, width: Int, height: Int, timeBase: AVRational, frameRate: AVRational?,
                 colorsFrom decoder: UnsafePointer<AVCodecContext>, globalHeader: Bool) throws {
         let name = settings.codec ?? "libx264"
         guard let codec = avcodec_find_encoder_by_name(name) else {
@@ -63,10 +63,10 @@ package final class VideoEncoder: @unchecked Sendable {
     }
 
     /// The time base of the frames' `pts` (may differ from the one asked for, see mpeg4).
-    package var timeBase: AVRational { context.pointee.time_base }
+    var timeBase: AVRational { context.pointee.time_base }
 
     /// Sends a frame (or `nil` to flush) and hands every packet that comes out to `output`.
-    package func encode(_ frame: Frame?, output: (Packet) throws -> Void) throws {
+    func encode(_ frame: Frame?, output: (Packet) throws -> Void) throws {
         let status = avcodec_send_frame(context, frame?.pointer)
         if status < 0 && status != ft_averror_eof() { throw FFmpegError(status, "encoding video") }
         while true {

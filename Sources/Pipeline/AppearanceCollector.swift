@@ -6,8 +6,8 @@ import Identity
 final class AppearanceCollector: FrameOutput {
     private(set) var ranges = AppearanceRanges(maximumGap: 1, minimumDuration: 0)
     private var lastTime: Double?
-    /// The frame duration, from the last two frames (1/30 s until then).
-    private var step = 1.0 / 30
+    /// The frame duration, from the last two frames (one frame at the assumed rate until then).
+    private var step = 1 / VideoTiming.assumedFramesPerSecond
 
     func write(frame: Int, time: Double, faces: [TrackedFace]) throws {
         guard time.isFinite else { return }

@@ -99,7 +99,7 @@ public struct FaceTrackJob: Sendable {
     /// Reads the `--known` folder once (a photo without a face or with several throws a one-line
     /// `KnownPeopleError` naming it) and checks that `--keep`/`--only` name its people; later
     /// runs reuse the people read.
-    package mutating func loadKnownPeople() throws {
+    public mutating func loadKnownPeople() throws {
         guard let folder = identity.knownFolder, knownPeople == nil else { return }
         let model = try FaceEmbeddingModel(models: detection.models)
         let known = try KnownPeopleLoader.load(folder: folder, detection: detection, model: model,
@@ -111,6 +111,24 @@ public struct FaceTrackJob: Sendable {
 
     /// True when the face mesh has to run (attributes or landmarks asked for).
     var analysesFaces: Bool { !attributes.isEmpty || outputs.landmarks != nil }
+
+    /// Lanes of the parallel stages (and cores for a still image's inference): `threads`, or one per core.
+    var laneCount: Int { threads > 0 ? threads : max(1, ProcessInfo.processInfo.activeProcessorCount) }
+
+    /// Re-identification, known people and --keep/--only, when asked for: re-identification alone
+    /// (the default) is skipped when there are no faces to embed or the embedding model is not
+    /// installed; --known, --keep and --only need the model.
+    private func identityParts() throws -> (settings: IdentitySettings, model: FaceEmbeddingModel, known: KnownPeople?)? {
+        let asksForPeople = identity.knownFolder != nil || !identity.keep.isEmpty || !identity.only.isEmpty
+        let wantsReid = identity.reidentify && detection.detector != .none && !asksForPeople
+        guard asksForPeople || (wantsReid && FaceEmbeddingModel.isInstalled(models: detection.models)) else { return nil }
+        let model = try FaceEmbeddingModel(models: detection.models)
+        let known = try knownPeople ?? identity.knownFolder.map {
+            try KnownPeopleLoader.load(folder: $0, detection: detection, model: model, threshold: identity.knownThreshold)
+        }
+        try identity.validateNames(known: known)
+        return (identity, model, known)
+    }
 
     /// Runs the job: reads the input once, writes every output under a temporary name and renames
     /// it into place when the run succeeds. Throws a one-line error (naming the file) on bad input,
@@ -124,7 +142,7 @@ public struct FaceTrackJob: Sendable {
 
     /// Where the person of `known` (one person: `facetrack find`'s photo) appears in the input:
     /// tracks named after them, as time ranges. Reads the input once; writes only `outputs`.
-    package func findAppearances(of known: KnownPeople) throws -> (ranges: [AppearanceRange], summary: ProcessingSummary) {
+    func findAppearances(of known: KnownPeople) throws -> (ranges: [AppearanceRange], summary: ProcessingSummary) {
         var job = self
         job.knownPeople = known
         if job.identity.knownFolder == nil { job.identity.knownFolder = "" }
@@ -154,28 +172,12 @@ public struct FaceTrackJob: Sendable {
         }
         try outputs.checkDistinct(input: input, readFiles: readFiles)
         // The input first: its errors come before any model is loaded.
-        let demuxer = try Demuxer(path: input)
-        if demuxer.isStillImage, let size = demuxer.pictureSize, size.width * size.height >= Self.largePicture {
+        let reader = try VideoReader(path: input, threads: threads)
+        if reader.isStillImage, let size = reader.pictureSize, size.width * size.height >= Self.largePicture {
             notice?("\(input): a \(size.width) x \(size.height) picture (\(size.width * size.height / 1_000_000) MP): "
                     + "detecting in full-resolution tiles and writing it take a while and a few GB of memory")
         }
         let inputs = [input] + readFiles.map(\.path)
-        let threshold = detection.effectiveThreshold
-        // The look-ahead window: long enough to confirm a track from its first detection (or to
-        // cover --detect-every), and with adaptive detection half a second more, the time within
-        // which a face missed by the whole-frame passes is found and looked for backwards.
-        // Without a detector there is nothing to decide later, and held frames only cost memory.
-        let fps = demuxer.framesPerSecond ?? 30
-        let lookBack = detection.mode == .adaptive ? Int((fps / 2).rounded()) : 0
-        let lookahead = detection.detector == .none
-            ? 0 : max(tracking.minHits + 2, detection.detectEvery + 1) + lookBack
-        var trackerConfiguration = tracking.configuration(framesPerSecond: demuxer.framesPerSecond, threshold: threshold,
-                                                          defaultTrackThreshold: detection.detector.defaultTrackThreshold)
-        // Predictions are reported for as long as the look-ahead can confirm them; rows are
-        // smoothed after the look-ahead decided them.
-        trackerConfiguration.reportMissedFrames = lookahead
-        trackerConfiguration.smoothing = false
-        let tracker = Tracker(configuration: trackerConfiguration)
         // Every output is checked (and opened under a temporary name) before any model loads; an
         // output that is never finished deletes its temporary file.
         var outputs: [FrameOutput] = []
@@ -187,65 +189,21 @@ public struct FaceTrackJob: Sendable {
         if let path = self.outputs.landmarks { outputs.append(try LandmarkCSVWriter(path: path, inputs: inputs)) }
         let report = try self.outputs.report.map { try JobReport(path: $0, inputs: inputs) }
         if let report { outputs.append(report.collector) }
-        let identity = self.identity
-        var identityParts: (settings: IdentitySettings, model: FaceEmbeddingModel, known: KnownPeople?)?
-        // Re-identification alone (the default) is skipped when there are no faces to embed or
-        // the embedding model is not installed; --known, --keep and --only need the model.
-        let asksForPeople = identity.knownFolder != nil || !identity.keep.isEmpty || !identity.only.isEmpty
-        let wantsReid = identity.reidentify && detection.detector != .none && !asksForPeople
-        if asksForPeople || (wantsReid && FaceEmbeddingModel.isInstalled(models: self.detection.models)) {
-            let model = try FaceEmbeddingModel(models: self.detection.models)
-            let known = try knownPeople ?? identity.knownFolder.map {
-                try KnownPeopleLoader.load(folder: $0, detection: self.detection, model: model, threshold: identity.knownThreshold)
-            }
-            try identity.validateNames(known: known)
-            identityParts = (identity, model, known)
-        }
-
-        var parts = VideoProcessor.Parts(input: input, demuxer: demuxer, threads: threads)
-        parts.video = self.outputs.video.map { (path: $0, settings: encoder) }
         if let path = self.outputs.video, StillImageWriter.isStillImage(path) {
             // A photo to .jpg/.png is written as a real still image, upright, not an H.264 stream.
-            guard demuxer.isStillImage else { throw OutputFormatError(path: path) }
-            let drawn = !overlay.kinds.isEmpty || overlay.anonymize != nil
-            outputs.append(try StillImageOutput(path: path, input: input, renderer: drawn ? OverlayRenderer(configuration: overlay) : nil))
-            parts.video = nil
+            guard reader.isStillImage else { throw OutputFormatError(path: path) }
+            outputs.append(try StillImageOutput(path: path, input: input, renderer: overlay.draws ? OverlayRenderer(configuration: overlay) : nil))
         }
-        parts.detection = DetectionPlan(every: detection.detectEvery, maxFaces: detection.maxFaces)
-        let detection = self.detection
-        let detectorThreshold = tracking.detectorThreshold(reportingAt: threshold)
-        // One inference per lane: the lanes already keep every core busy, and splitting a frame's
-        // inference as well put twice as many threads as cores to work (the runtime's workers spin
-        // between steps), which cost a third more CPU on crowd-hd. A still image is one frame: its
-        // inference gets every core.
-        let cores = max(1, threads > 0 ? threads : ProcessInfo.processInfo.activeProcessorCount)
-        let inferenceThreads = demuxer.isStillImage ? cores : 1
-        parts.detectorFactory = { try detection.makeDetector(threshold: detectorThreshold, threads: inferenceThreads) }
-        if let geometry = detection.detector.geometry {
-            parts.planning = (geometry, detection.mode == .adaptive ? SchedulerConfiguration(framesPerSecond: fps) : nil)
-        }
-        if analysesFaces {
-            let attributes = self.attributes
-            parts.analyzerFactory = { try FaceMeshAnalyzer(models: detection.models, selection: attributes) }
-        }
-        parts.tracker = tracker
-        parts.identity = identityParts
-        parts.lookahead = lookahead
-        if tracking.smoothing { parts.smoothing = TrackSmoothing(configuration: tracker.configuration) }
-        parts.faceProcessor = attributes.isEmpty ? nil : AttributeStabilizer()
-        if !overlay.kinds.isEmpty || overlay.anonymize != nil { parts.renderer = OverlayRenderer(configuration: overlay) }
-        parts.rendersHidden = overlay.anonymize != nil
-        parts.outputs = outputs + extraOutputs
-        parts.stop = stop
-        let processor = try VideoProcessor(parts)
-
-        let total = demuxer.estimatedFrameCount
-        var frameDone: (@Sendable (Int) -> Void)?
-        if let progress { frameDone = { progress(JobProgress(frames: $0, estimatedTotal: total)) } }
-        var summary = try processor.run(progress: frameDone)
+        var builder = PipelineBuilder(job: self, input: reader, outputs: outputs + extraOutputs)
+        builder.identity = try identityParts()
+        builder.stop = stop
+        let total = reader.estimatedFrameCount
+        if let progress { builder.progress = { progress(JobProgress(frames: $0, estimatedTotal: total)) } }
+        var pipeline = try builder.build()
+        var (summary, tracks) = try pipeline.run()
         do {
             for output in outputs { try output.finish() }
-            if let path = self.outputs.tracksSummary { try TrackSummaryWriter.write(processor.tracking, to: path, inputs: inputs) }
+            if let path = self.outputs.tracksSummary { try TrackSummaryWriter.write(tracks, to: path, inputs: inputs) }
         } catch {
             // One output failed (a full disk) after others were renamed into place: a failed run leaves none.
             self.outputs.removeWritten()
@@ -328,4 +286,9 @@ public struct ReportFailedError: Error, CustomStringConvertible, Sendable {
     public var description: String {
         "\(report): report not written: \(reason)" + (kept.isEmpty ? "" : "; kept \(kept.joined(separator: ", "))")
     }
+}
+
+extension OverlayConfiguration {
+    /// True when anything is drawn on the output (overlays or anonymisation).
+    var draws: Bool { !kinds.isEmpty || anonymize != nil }
 }

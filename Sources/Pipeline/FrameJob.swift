@@ -1,11 +1,12 @@
-internal import CFFmpeg
 import FaceCore
 import MediaIO
 import Scheduling
 
-/// One frame on its way through the stages, with everything the stages add to it.
-/// Each stage owns the job while it works on it, so no field is touched by two threads at once.
-final class FrameJob: @unchecked Sendable {
+/// One frame on its way through the stages, with everything the stages add to it. It moves from
+/// stage to stage as a value: the stage working on a frame holds the only copy that goes on, so
+/// no field is shared between threads. (The pictures it refers to, `frame` and the BGRA images,
+/// travel with it and are used by one stage at a time.)
+struct FrameJob: Sendable {
     /// Decoded frame number, from 0.
     let index: Int
     /// The decoded picture.
@@ -22,7 +23,7 @@ final class FrameJob: @unchecked Sendable {
     private var upright: BGRAImage?
     /// What the scheduler decided to look at on this frame (adaptive detection only).
     var plan: FramePlan?
-    /// The faces the plan's passes found so far (set before the first part of the plan is run).
+    /// Where the parts of an adaptive plan, run on different lanes, gather their faces.
     var found: FoundFaces?
     /// The detector's faces; `nil` when the detector did not run on this frame.
     var detections: [FaceObservation]?
@@ -34,16 +35,16 @@ final class FrameJob: @unchecked Sendable {
     /// The picture to encode when overlays were drawn; `nil` means encode `frame` as decoded.
     var output: Frame?
 
-    init(index: Int, frame: Frame, pts: Int64, time: Double, orientation: ImageOrientation) {
-        self.index = index
-        self.frame = frame
-        self.pts = pts
-        self.time = time
-        self.orientation = orientation
+    init(_ decoded: DecodedFrame) {
+        index = decoded.index
+        frame = decoded.frame
+        pts = decoded.pts
+        time = decoded.time
+        orientation = decoded.orientation
     }
 
     /// The upright BGRA picture, converted on first use.
-    func uprightImage(converter: PixelConverter, pool: ImagePool) throws -> BGRAImage {
+    mutating func uprightImage(converter: PixelConverter, pool: ImagePool) throws -> BGRAImage {
         if let upright { return upright }
         let image = pool.acquire(width: frame.width, height: frame.height)
         stored = image
@@ -68,7 +69,7 @@ final class FrameJob: @unchecked Sendable {
     }
 
     /// Returns the pictures to the pool once the frame is done.
-    func recycle(into pool: ImagePool) {
+    mutating func recycle(into pool: ImagePool) {
         if let stored { pool.release(stored) }
         if let upright, upright !== stored { pool.release(upright) }
         stored = nil
@@ -76,3 +77,6 @@ final class FrameJob: @unchecked Sendable {
         output = nil
     }
 }
+
+/// How a stage hands a frame to the next one.
+typealias FrameHandoff = @Sendable (FrameJob) -> Void

@@ -1,3 +1,4 @@
+import FaceCore
 import Foundation
 import Synchronization
 
@@ -26,17 +27,10 @@ enum RunStage: Int, CaseIterable {
 final class StageClock: Sendable {
     private let totals = Mutex([Double](repeating: 0, count: RunStage.allCases.count))
 
-    /// CPU seconds of the calling thread so far.
-    static func threadSeconds() -> Double {
-        var now = timespec()
-        clock_gettime(CLOCK_THREAD_CPUTIME_ID, &now)
-        return Double(now.tv_sec) + Double(now.tv_nsec) * 1e-9
-    }
-
     /// Runs `work`, adding its CPU time on this thread to `stage`.
     func time<T>(_ stage: RunStage, _ work: () throws -> T) rethrows -> T {
-        let start = Self.threadSeconds()
-        defer { add(stage, Self.threadSeconds() - start) }
+        let start = CPUClock.threadSeconds()
+        defer { add(stage, CPUClock.threadSeconds() - start) }
         return try work()
     }
 
@@ -45,6 +39,16 @@ final class StageClock: Sendable {
     }
 
     var seconds: [Double] { totals.withLock { $0 } }
+
+    /// The stages' CPU time, the rest of the process's as codec threads, and peak memory.
+    func statistics(since before: ProcessUsage) -> RunStatistics {
+        let after = ProcessUsage.now()
+        let seconds = self.seconds
+        var stages = RunStage.allCases.map { RunStatistics.Stage(name: $0.name, cpuSeconds: seconds[$0.rawValue]) }
+        let cpu = after.cpuSeconds - before.cpuSeconds
+        stages.append(RunStatistics.Stage(name: "codec threads", cpuSeconds: max(0, cpu - seconds.reduce(0, +))))
+        return RunStatistics(stages: stages, cpuSeconds: cpu, peakMemoryBytes: after.peakMemoryBytes)
+    }
 }
 
 /// CPU seconds (user + system) and peak resident memory of the whole process so far.

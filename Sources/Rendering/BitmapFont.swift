@@ -1,3 +1,4 @@
+import FaceCore
 /// A 5 x 7 pixel font built into the program for labels: digits, `#`, `.`, `-`, `?`, `_`, space and
 /// the capitals (small letters draw as capitals, for known people's names). Each glyph is seven rows of five bits, the leftmost pixel in bit 4.
 enum BitmapFont {

@@ -1,3 +1,4 @@
+import FaceCore
 extension Canvas {
     /// Scales `sprite` to fill `dest` (bilinear, sampled on the fly so nothing is cached between
     /// threads) and blends it over the frame: out = sprite + frame * (1 − alpha), with the sprite

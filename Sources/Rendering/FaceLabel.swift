@@ -1,3 +1,4 @@
+import FaceCore
 /// The text above a face box: `#<track ID> <confidence>` such as `#3 0.92`, or only the confidence
 /// before the track is confirmed; with a known person's name, `#3 ALICE 0.92` (names in capitals,
 /// letters outside the font as `?`, cut to fit). Drawn white on a dark plate in the built-in bitmap font.

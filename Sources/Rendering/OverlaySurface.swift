@@ -1,3 +1,4 @@
+import FaceCore
 /// What the overlay painter draws on: the BGRA `Canvas` or the planar `YUVCanvas`. Geometry is in
 /// upright frame pixels and every call is clipped to the frame, so callers may pass shapes partly
 /// or wholly outside it. Colours are the configuration's `RenderColor`s; each surface turns them

@@ -1,3 +1,4 @@
+import FaceCore
 /// The strong blur of `BoxBlur` (three box passes each way, edges repeated) for a rectangle of one
 /// plane, with its own radius per direction (chroma planes are subsampled along one axis or two).
 /// 8-bit planes use `BoxBlur`'s 16-bit running sums; deeper samples need 32-bit sums.

@@ -1,3 +1,4 @@
+import FaceCore
 /// The overlay surface of a planar YUV picture: takes the painter's upright geometry, maps it to
 /// the stored orientation and draws with colours and sprite converted to the picture's encoding.
 struct YUVCanvas<Sample: PlaneSample>: OverlaySurface {

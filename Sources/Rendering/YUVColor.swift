@@ -1,3 +1,4 @@
+import FaceCore
 /// An opaque colour as the sample values of one `YUVEncoding`.
 struct YUVColor: Sendable, Equatable {
     var y: Int

@@ -1,3 +1,4 @@
+import FaceCore
 /// The luma pixels behind one chroma sample, and which of them an ellipse mask covers.
 struct ChromaFootprint {
     /// Luma columns of the footprint, inside the frame.

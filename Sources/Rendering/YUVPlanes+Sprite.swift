@@ -1,3 +1,4 @@
+import FaceCore
 extension YUVPlanes {
     /// Scales `sprite`, walked through `layout` (its stored orientation), to fill each of `dests`
     /// and blends it over the picture, later rectangles over earlier ones, as `Canvas.draw(_:in:)`

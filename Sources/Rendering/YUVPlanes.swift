@@ -1,3 +1,4 @@
+import FaceCore
 /// The sample types of planar pictures: a byte for 8-bit video, a 16-bit word above.
 protocol PlaneSample: FixedWidthInteger, UnsignedInteger, Sendable {}
 extension UInt8: PlaneSample {}

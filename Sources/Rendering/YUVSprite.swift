@@ -1,3 +1,4 @@
+import FaceCore
 /// The eye sprite converted once to one encoding: premultiplied Y', Cb, Cr and alpha per pixel
 /// (see `YUVEncoding.samples`), row by row as in `Sprite`.
 struct YUVSprite: Sendable {

@@ -21,7 +21,7 @@ package enum Thumbnails {
     /// Checks that the tracks can come from the video: no frame or time beyond its end (a frame's
     /// slack for containers that estimate). Throws a one-line error naming both files.
     package static func checkMatch(_ rows: FaceRows, video: VideoFacts, videoPath: String) throws {
-        let frameLength = 1 / (video.framesPerSecond ?? 25)
+        let frameLength = 1 / (video.framesPerSecond ?? VideoTiming.assumedFramesPerSecond)
         if let frames = video.frames, frames > 1, rows.lastFrame >= frames + max(1, frames / 100) {
             throw ReportError.mismatch(csv: rows.path, video: videoPath,
                                        reason: "the CSV lists frame \(rows.lastFrame), the video has \(frames) frames")

@@ -1,26 +1,26 @@
 /// How the pictures a detector is given should be sized: the detector's side of the scheduler's
 /// decisions. The scheduler itself knows no detector.
-public struct DetectionGeometry: Sendable, Equatable {
+package struct DetectionGeometry: Sendable, Equatable {
     /// Longer side of the picture a whole-frame pass works on (CenterFace's `--input-size`);
     /// `nil` when the detector works on the frame as it is.
-    public var baseLongSide: Int?
+    package var baseLongSide: Int?
     /// Side of the square picture a crop around a tracked face is resampled to. A crop is
     /// `cropFactor` times the face's size, so the face fills about `1 / cropFactor` of it.
-    public var cropSide: Int
+    package var cropSide: Int
     /// Crop side over the face's longer side.
-    public var cropFactor: Double
+    package var cropFactor: Double
     /// Size of a tile's picture, and the scale of tiles relative to the frame (1 = native pixels).
-    public var tileWidth: Int
-    public var tileHeight: Int
-    public var tileScale: Double
+    package var tileWidth: Int
+    package var tileHeight: Int
+    package var tileScale: Double
     /// The smallest face height, in the picture a detector sees, that it finds reliably.
-    public var reliableFaceSize: Double
+    package var reliableFaceSize: Double
     /// Sides of the whole-frame picture are rounded up to a multiple of this (CenterFace sees in
     /// 32-pixel blocks).
-    public var baseMultiple: Int
+    package var baseMultiple: Int
 
     /// Creates a geometry.
-    public init(baseLongSide: Int?, cropSide: Int, cropFactor: Double = 2.5, tileWidth: Int, tileHeight: Int,
+    package init(baseLongSide: Int?, cropSide: Int, cropFactor: Double = 2.5, tileWidth: Int, tileHeight: Int,
                 tileScale: Double = 1, reliableFaceSize: Double, baseMultiple: Int = 1) {
         self.baseLongSide = baseLongSide
         self.cropSide = cropSide
@@ -34,17 +34,17 @@ public struct DetectionGeometry: Sendable, Equatable {
 
     /// A crop's picture is smaller than the whole-frame pass's (CenterFace's 96 px against 640;
     /// not BlazeFace, which letterboxes every picture to its one square input).
-    public var cropsAreCheap: Bool { cropSide < (baseLongSide ?? Int.max) }
+    package var cropsAreCheap: Bool { cropSide < (baseLongSide ?? Int.max) }
 
     /// The scale of the whole-frame pass for a frame of this size (at most 1).
-    public func baseScale(width: Int, height: Int) -> Double {
+    package func baseScale(width: Int, height: Int) -> Double {
         guard let side = baseLongSide else { return 1 }
         return min(1, Double(side) / Double(max(width, height, 1)))
     }
 
     /// The size of the whole-frame pass's picture for a frame of this size: scaled by
     /// `baseScale`, each side rounded up to a multiple of `baseMultiple`.
-    public func basePictureSize(width: Int, height: Int) -> (width: Int, height: Int) {
+    package func basePictureSize(width: Int, height: Int) -> (width: Int, height: Int) {
         let scale = baseScale(width: width, height: height)
         func side(_ size: Int) -> Int {
             let scaled = max(1, Int((Double(size) * scale).rounded()))

@@ -6,18 +6,18 @@ import FaceCore
 /// the most confident one (non-maximum suppression). Boxes that overlap little but of which one
 /// lies mostly inside the other are the same face too: a part of it (a tile smaller than the face
 /// sees only its eyes and forehead) or the same face boxed tighter by another pass.
-public struct DetectionMerger: Sendable {
+package struct DetectionMerger: Sendable {
     /// Boxes overlapping more than this (IoU) are the same face.
-    public var overlapThreshold: Double
+    package var overlapThreshold: Double
     /// A box with at least this share of its area inside another is the same face.
-    public var containedShare: Double
+    package var containedShare: Double
     /// Picture pixels from a region's inner edge within which a face counts as cut.
-    public var edgeMargin: Double
+    package var edgeMargin: Double
     private let frame: Rect
     private var faces: [FaceObservation] = []
 
     /// A merger for one `width` x `height` frame.
-    public init(width: Int, height: Int, overlapThreshold: Double = 0.4, containedShare: Double = 0.7,
+    package init(width: Int, height: Int, overlapThreshold: Double = 0.4, containedShare: Double = 0.7,
                 edgeMargin: Double = 2) {
         frame = Rect(x: 0, y: 0, width: Double(width), height: Double(height))
         self.overlapThreshold = overlapThreshold
@@ -26,7 +26,7 @@ public struct DetectionMerger: Sendable {
     }
 
     /// Adds the faces `pass` found, in its picture's pixels.
-    public mutating func add(_ found: [FaceObservation], from pass: ScheduledPass) {
+    package mutating func add(_ found: [FaceObservation], from pass: ScheduledPass) {
         let sx = pass.region.width / Double(pass.pictureWidth), sy = pass.region.height / Double(pass.pictureHeight)
         for face in found {
             if isCut(face.bounds, pictureWidth: pass.pictureWidth, pictureHeight: pass.pictureHeight, region: pass.region) {
@@ -39,7 +39,7 @@ public struct DetectionMerger: Sendable {
     }
 
     /// The merged faces, most confident first.
-    public func merged() -> [FaceObservation] {
+    package func merged() -> [FaceObservation] {
         let sorted = faces.sorted { $0.confidence > $1.confidence }
         var kept: [FaceObservation] = []
         for face in sorted where !kept.contains(where: { isSameFace($0.bounds, face.bounds) }) {

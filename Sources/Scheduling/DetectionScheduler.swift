@@ -3,9 +3,9 @@ import Tracking
 
 /// One detector run the scheduler asks for: a region of the upright frame, resampled to a
 /// picture of `pictureWidth` x `pictureHeight` (a whole-frame pass hands the frame as it is).
-public struct ScheduledPass: Sendable, Equatable {
+package struct ScheduledPass: Sendable, Equatable {
     /// What the pass is for.
-    public enum Kind: Sendable, Equatable {
+    package enum Kind: Sendable, Equatable {
         /// The whole frame at the detector's base size.
         case full
         /// A crop around the forecast box of the track with this serial.
@@ -14,16 +14,16 @@ public struct ScheduledPass: Sendable, Equatable {
         case tile(index: Int)
     }
 
-    public var kind: Kind
+    package var kind: Kind
     /// The region in upright frame pixels (the whole frame for `.full`).
-    public var region: Rect
-    public var pictureWidth: Int
-    public var pictureHeight: Int
+    package var region: Rect
+    package var pictureWidth: Int
+    package var pictureHeight: Int
     /// Detector pixels per frame pixel: how large a face looks to the detector in this pass.
-    public var scale: Double
+    package var scale: Double
 
     /// Creates a pass; `scale` defaults to the picture's width over the region's.
-    public init(kind: Kind, region: Rect, pictureWidth: Int, pictureHeight: Int, scale: Double? = nil) {
+    package init(kind: Kind, region: Rect, pictureWidth: Int, pictureHeight: Int, scale: Double? = nil) {
         self.kind = kind
         self.region = region
         self.pictureWidth = pictureWidth
@@ -32,7 +32,7 @@ public struct ScheduledPass: Sendable, Equatable {
     }
 
     /// The row source of the faces this pass finds.
-    public var source: ObservationSource {
+    package var source: ObservationSource {
         switch kind {
         case .full: return .detected
         case .crop: return .refined
@@ -44,7 +44,7 @@ public struct ScheduledPass: Sendable, Equatable {
 extension ScheduledPass {
     /// A square crop `cropFactor` times the face's longer side around `box`'s centre, moved inside
     /// the frame where it can be (never shrunk), at the detector's crop size.
-    public static func crop(around box: Rect, serial: Int, frameWidth: Int, frameHeight: Int,
+    package static func crop(around box: Rect, serial: Int, frameWidth: Int, frameHeight: Int,
                             geometry: DetectionGeometry) -> ScheduledPass {
         let side = max(box.width, box.height) * geometry.cropFactor
         let w = min(side, Double(frameWidth)), h = min(side, Double(frameHeight))
@@ -62,32 +62,32 @@ extension ScheduledPass {
 }
 
 /// What to run on one frame.
-public struct FramePlan: Sendable, Equatable {
+package struct FramePlan: Sendable, Equatable {
     /// The passes, whole-frame pass first, then crops by track, then a tile.
-    public var passes: [ScheduledPass] = []
+    package var passes: [ScheduledPass] = []
     /// The frame starts a new shot: every track ended before it.
-    public var isCut = false
+    package var isCut = false
     /// The frame that started this frame's shot (the last cut, or the first frame).
-    public var shotStart = 0
+    package var shotStart = 0
     /// Frame size, for telling a box at the frame's edge from one cut by a region's edge.
-    public var frameWidth = 0, frameHeight = 0
+    package var frameWidth = 0, frameHeight = 0
     /// The smallest face, in detector pixels, a pass counts as having looked at.
-    public var smallestVisibleFace = 12.0
+    package var smallestVisibleFace = 12.0
     /// The plan looks at the whole frame with no schedule (`--detection full`): every track
     /// counts as looked at.
-    public var looksEverywhere = false
+    package var looksEverywhere = false
     /// The whole-frame pass at the detector's base size, run instead when a crop or tile fails.
-    public var wholeFrame: ScheduledPass?
+    package var wholeFrame: ScheduledPass?
 
     /// One whole-frame pass at the detector's base size (`--detection full`).
-    public static func wholeFrame(width: Int, height: Int, geometry: DetectionGeometry) -> FramePlan {
+    package static func wholeFrame(width: Int, height: Int, geometry: DetectionGeometry) -> FramePlan {
         let size = geometry.basePictureSize(width: width, height: height)
         return wholeFrame(width: width, height: height, pictureWidth: size.width, pictureHeight: size.height,
                           scale: geometry.baseScale(width: width, height: height))
     }
 
     /// One whole-frame pass on a `pictureWidth` x `pictureHeight` picture (`scale` picture pixels per frame pixel).
-    public static func wholeFrame(width: Int, height: Int, pictureWidth: Int, pictureHeight: Int, scale: Double) -> FramePlan {
+    package static func wholeFrame(width: Int, height: Int, pictureWidth: Int, pictureHeight: Int, scale: Double) -> FramePlan {
         var plan = FramePlan()
         plan.frameWidth = width
         plan.frameHeight = height
@@ -102,7 +102,7 @@ public struct FramePlan: Sendable, Equatable {
     /// True when some pass looked at `box` closely enough to have found a face there: the box lies
     /// in the pass's region (or runs off the frame) and is at least `smallestVisibleFace` detector
     /// pixels high. A tracked face the plan did not look at was not missed, only not looked for.
-    public func covers(_ box: Rect) -> Bool {
+    package func covers(_ box: Rect) -> Bool {
         if looksEverywhere { return true }
         let frame = Rect(x: 0, y: 0, width: Double(frameWidth), height: Double(frameHeight))
         let visible = box.intersection(frame)
@@ -116,27 +116,27 @@ public struct FramePlan: Sendable, Equatable {
 }
 
 /// The scheduler's tuning; every default was measured (docs/scheduling.md).
-public struct SchedulerConfiguration: Sendable, Equatable {
+package struct SchedulerConfiguration: Sendable, Equatable {
     /// Longest run of frames without a whole-frame pass while every track is steady.
-    public var maxKeyframeInterval: Int
+    package var maxKeyframeInterval: Int
     /// Frames between whole-frame passes while a track is tentative or just missed.
-    public var uncertainKeyframeInterval: Int
+    package var uncertainKeyframeInterval: Int
     /// Longest run of frames between two tiles when no small face is in sight.
-    public var maxTilePeriod: Int
+    package var maxTilePeriod: Int
     /// Frames between two tiles while small faces are in sight (or after a cut).
-    public var smallFaceTilePeriod: Int
+    package var smallFaceTilePeriod: Int
     /// A track missed by more than this many detector runs in a row gets no crop (the
     /// whole-frame passes look for it instead).
-    public var cropMissedRuns: Int
+    package var cropMissedRuns: Int
     /// Frame pixels of overlap between neighbouring tiles: the largest face a tile must see whole
     /// that the whole-frame pass would miss.
-    public var tileOverlap: Double
+    package var tileOverlap: Double
 
     /// Creates a configuration for video at `framesPerSecond`: a whole-frame pass at least twice a
     /// second (a face that enters between two is found backwards by the tracking stage's look-back,
     /// which holds half a second), tiles at least every third of a second.
-    public init(framesPerSecond: Double = 30) {
-        let fps = framesPerSecond.isFinite && framesPerSecond > 0 ? framesPerSecond : 30
+    package init(framesPerSecond: Double = VideoTiming.assumedFramesPerSecond) {
+        let fps = framesPerSecond.isFinite && framesPerSecond > 0 ? framesPerSecond : VideoTiming.assumedFramesPerSecond
         maxKeyframeInterval = max(2, Int((fps / 2).rounded()))
         maxTilePeriod = max(2, Int((fps / 3).rounded()))
         uncertainKeyframeInterval = 2
@@ -165,9 +165,9 @@ public struct SchedulerConfiguration: Sendable, Equatable {
 ///
 /// Each half depends only on the frame sizes, the cut flags and the forecasts given, in frame
 /// order, so a run is deterministic when the forecasts are. `plan` runs both on one frame.
-public struct DetectionScheduler: Sendable {
-    public let geometry: DetectionGeometry
-    public let configuration: SchedulerConfiguration
+package struct DetectionScheduler: Sendable {
+    package let geometry: DetectionGeometry
+    package let configuration: SchedulerConfiguration
     private let width: Int, height: Int
     private let baseScale: Double
     private let tiles: TileGrid
@@ -182,7 +182,7 @@ public struct DetectionScheduler: Sendable {
     private var framesSinceWholeFrame = Int.max / 2
 
     /// A scheduler for `width` x `height` upright frames.
-    public init(width: Int, height: Int, geometry: DetectionGeometry, configuration: SchedulerConfiguration) {
+    package init(width: Int, height: Int, geometry: DetectionGeometry, configuration: SchedulerConfiguration) {
         self.width = width
         self.height = height
         self.geometry = geometry
@@ -196,10 +196,10 @@ public struct DetectionScheduler: Sendable {
     }
 
     /// The tile regions, in sweep order (empty when tiles would not help).
-    public var tileRegions: [Rect] { tiles.regions }
+    package var tileRegions: [Rect] { tiles.regions }
 
     /// Both halves on one frame, from the same forecasts.
-    public mutating func plan(cut: Bool, forecasts: [TrackForecast], stale: Bool = false) -> FramePlan {
+    package mutating func plan(cut: Bool, forecasts: [TrackForecast], stale: Bool = false) -> FramePlan {
         var plan = planAhead(cut: cut, forecasts: forecasts, stale: stale)
         addCrops(to: &plan, forecasts: cut || stale ? [] : forecasts)
         return plan
@@ -208,7 +208,7 @@ public struct DetectionScheduler: Sendable {
     /// The keyframe and tile of the next frame. `forecasts` are the live tracks' expected boxes
     /// on this frame; `stale` says no forecast of this shot exists yet (the first frames, or just
     /// after a cut), so new faces may be in the picture that no forecast shows.
-    public mutating func planAhead(cut: Bool, forecasts: [TrackForecast], stale: Bool = false) -> FramePlan {
+    package mutating func planAhead(cut: Bool, forecasts: [TrackForecast], stale: Bool = false) -> FramePlan {
         var plan = FramePlan()
         plan.isCut = cut
         plan.frameWidth = width
@@ -238,13 +238,13 @@ public struct DetectionScheduler: Sendable {
 
     /// Adds to `plan` (from `planAhead`, for the same frame) a crop for each live track and, while
     /// a track is uncertain, a whole-frame pass. `forecasts` are the freshest there are.
-    public mutating func addCrops(to plan: inout FramePlan, forecasts: [TrackForecast]) {
+    package mutating func addCrops(to plan: inout FramePlan, forecasts: [TrackForecast]) {
         let live = forecasts.filter { isInFrame($0.box) }
         // Uncertain: a track just missed (its face may have left its crop), or a tentative one
         // when crops cost as much as a whole-frame pass. Where crops are cheap, a tentative track's
         // crop on every frame confirms it: on crowd-hd, keyframes for tentative tracks found
-        // nothing more with CenterFace (recall 0.991 either way) at 40% more whole-frame passes,
-        // while BlazeFace lost 6 points of recall without them.
+        // nothing more with CenterFace and cost whole-frame passes, while BlazeFace lost recall
+        // without them (docs/scheduling.md, "Tentative tracks").
         let uncertain = isUncertain(live)
         var keyframe = plan.passes.contains { $0.kind == .full }
         if !keyframe, uncertain, framesSinceWholeFrame + 1 >= configuration.uncertainKeyframeInterval,

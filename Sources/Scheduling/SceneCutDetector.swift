@@ -1,23 +1,23 @@
 /// A cheap shot-cut test on a small luma sample of each frame: a cut is a frame whose brightness
 /// histogram and coarse layout both differ strongly from the previous frame's. Camera motion and
 /// people moving change the layout but hardly the histogram; a cut changes both.
-public struct SceneCutDetector: Sendable {
+package struct SceneCutDetector: Sendable {
     /// Side of the sample grid (columns x rows of sampled points).
-    public static let columns = 32, rows = 18
+    package static let columns = 32, rows = 18
     private static let bins = 16
 
     /// Histogram distance (half the L1 distance of normalised histograms, 0 to 1) above which
     /// the histograms differ enough for a cut.
-    public var histogramThreshold: Double
+    package var histogramThreshold: Double
     /// Mean absolute difference of the sampled points (0 to 255) above which the layout changed.
-    public var layoutThreshold: Double
+    package var layoutThreshold: Double
 
     private var previous: [UInt8] = []
     private var previousHistogram = [Double](repeating: 0, count: bins)
     private var histogram = [Double](repeating: 0, count: bins)
 
     /// Creates a detector with thresholds measured on the reference clips (see docs/scheduling.md).
-    public init(histogramThreshold: Double = 0.35, layoutThreshold: Double = 30) {
+    package init(histogramThreshold: Double = 0.35, layoutThreshold: Double = 30) {
         self.histogramThreshold = histogramThreshold
         self.layoutThreshold = layoutThreshold
     }
@@ -27,7 +27,7 @@ public struct SceneCutDetector: Sendable {
     ///
     /// Both measures leave out letterbox and pillarbox bars (rows and columns at the edges that are
     /// dark and unchanged in both frames): bars would otherwise dilute a cut below the thresholds.
-    public mutating func isCut(sample: [UInt8]) -> Bool {
+    package mutating func isCut(sample: [UInt8]) -> Bool {
         defer { previous = sample }
         guard previous.count == sample.count, sample.count == Self.columns * Self.rows else { return false }
         let (rows, columns) = picture(sample)

@@ -6,17 +6,14 @@ import Foundation
 public enum TrackSummaryWriter {
     /// Writes `summary` to `path`, replacing any previous file only on success.
     public static func write(_ summary: TrackingSummary, to path: String, inputs: [String] = []) throws {
-        let encoder = JSONEncoder()
-        encoder.outputFormatting = [.prettyPrinted, .sortedKeys]
-        encoder.keyEncodingStrategy = .convertToSnakeCase  // like the CSV columns
-        let data: Data
+        let text: String
         do {
-            data = try encoder.encode(summary)
+            text = try JSONOutput.string(summary, layout: .pretty, snakeCaseKeys: true)  // like the CSV columns
         } catch {
             throw TrackOutputError.cannotEncode(path: path, reason: "\(error)")
         }
         let output = try BufferedTextFile(path: path, inputs: inputs)
-        try output.write(String(decoding: data, as: UTF8.self) + "\n")
+        try output.write(text + "\n")
         try output.finish()
     }
 }

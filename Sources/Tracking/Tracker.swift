@@ -36,8 +36,10 @@ public final class Tracker: FaceTracker {
 
     private var tracks: [Track] = []
     private var nextSerial = 1
-    private var statistics = TrackStatistics()
-    private var smoothing: TrackSmoothing
+    /// `nil` when the caller summarises the rows it keeps itself (`init(rowsOnly:)`).
+    private var statistics: TrackStatistics?
+    /// `nil` when the caller smooths the rows it keeps itself, or `smoothing` is off.
+    private var smoothing: TrackSmoothing?
     private let associator = IoUAssociator()
     // Scratch memory reused every frame.
     private var high: [FaceObservation] = []
@@ -54,7 +56,15 @@ public final class Tracker: FaceTracker {
     /// Creates a tracker.
     public init(configuration: TrackerConfiguration = TrackerConfiguration()) {
         self.configuration = configuration.sanitized
-        smoothing = TrackSmoothing(configuration: self.configuration)
+        statistics = TrackStatistics()
+        if self.configuration.smoothing { smoothing = TrackSmoothing(configuration: self.configuration) }
+    }
+
+    /// A tracker that only decides rows, for a caller that smooths and summarises the rows it
+    /// finally keeps (the pipeline, after its look-ahead): no smoothing, no statistics, so
+    /// `trackSummaries` stays empty.
+    package init(rowsOnly configuration: TrackerConfiguration) {
+        self.configuration = configuration.sanitized
     }
 
     /// Advances one frame; see the type's documentation. Rows come confirmed tracks first, by ID,
@@ -84,8 +94,8 @@ public final class Tracker: FaceTracker {
         reportPending(confirmed: false, into: &rows)
         for observation in untracked { rows.append(TrackedFace(observation: observation, trackID: nil)) }
         if detections != nil { removeLostTracks() }
-        statistics.add(frame: frame, time: time, rows: rows)
-        if configuration.smoothing { smoothing.smooth(&rows, frame: frame, time: time) }
+        statistics?.add(frame: frame, time: time, rows: rows)
+        smoothing?.smooth(&rows, frame: frame, time: time)
         return rows
     }
 
@@ -116,10 +126,10 @@ public final class Tracker: FaceTracker {
     }
 
     /// The most frames any confirmed track has covered so far.
-    public var longestTrackFrameCount: Int { statistics.longestTrackFrameCount }
+    public var longestTrackFrameCount: Int { statistics?.longestTrackFrameCount ?? 0 }
 
     /// Every confirmed track's summary so far (finished and running), by ID.
-    public var trackSummaries: [TrackSummary] { statistics.summaries }
+    public var trackSummaries: [TrackSummary] { statistics?.summaries ?? [] }
 
     /// The totals and the per-track summaries so far.
     public var summary: TrackingSummary {

@@ -1,3 +1,5 @@
+import FaceCore
+
 /// Options of the `Tracker`. Every field has a default that suits 25-60 fps video of faces.
 ///
 /// Feeding low-score detections: detectors drop faces below their own threshold, so the second
@@ -47,7 +49,7 @@ public struct TrackerConfiguration: Sendable, Equatable {
     public init(minHits: Int = 3, maxAge: Int = 30, highThreshold: Double = 0.5, lowThreshold: Double = 0.1,
                 birthThreshold: Double? = nil, iouThreshold: Double = 0.3, lowIoUThreshold: Double = 0.5, secondPass: Bool = true,
                 recoveryBuffer: Double = 0.3, smoothing: Bool = true, minCutoff: Double = 1.0, beta: Double = 4.0, derivativeCutoff: Double = 1.0,
-                reportMissedFrames: Int = 2, frameInterval: Double = 1.0 / 30.0) {
+                reportMissedFrames: Int = 2, frameInterval: Double = 1 / VideoTiming.assumedFramesPerSecond) {
         self.minHits = minHits
         self.maxAge = maxAge
         self.highThreshold = highThreshold
@@ -66,9 +68,10 @@ public struct TrackerConfiguration: Sendable, Equatable {
     }
 
     /// A configuration for video at `framesPerSecond`: `maxAge` is one second of frames (at least 1)
-    /// and `frameInterval` one frame. A rate that is not a positive finite number falls back to 30.
+    /// and `frameInterval` one frame. A rate that is not a positive finite number falls back to
+    /// `VideoTiming.assumedFramesPerSecond`.
     public init(framesPerSecond: Double) {
-        let fps = framesPerSecond.isFinite && framesPerSecond > 0 ? min(framesPerSecond, 1000) : 30
+        let fps = framesPerSecond.isFinite && framesPerSecond > 0 ? min(framesPerSecond, 1000) : VideoTiming.assumedFramesPerSecond
         self.init(maxAge: max(1, Int(fps.rounded())), frameInterval: 1 / fps)
     }
 
@@ -88,7 +91,7 @@ public struct TrackerConfiguration: Sendable, Equatable {
         c.beta = beta.isFinite && beta >= 0 ? beta : 0
         c.derivativeCutoff = derivativeCutoff.isFinite && derivativeCutoff > 0 ? derivativeCutoff : 1
         c.reportMissedFrames = max(0, reportMissedFrames)
-        c.frameInterval = frameInterval.isFinite && frameInterval > 0 ? frameInterval : 1.0 / 30.0
+        c.frameInterval = frameInterval.isFinite && frameInterval > 0 ? frameInterval : 1 / VideoTiming.assumedFramesPerSecond
         return c
     }
 }

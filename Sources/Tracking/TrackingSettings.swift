@@ -1,3 +1,5 @@
+import FaceCore
+
 /// The tracker options of a run (`--min-hits`, `--max-age`, `--no-smooth`, `--no-second-pass`,
 /// `--track-threshold`), and how they combine with the detection threshold into a
 /// `TrackerConfiguration`.
@@ -38,12 +40,12 @@ public struct TrackingSettings: Sendable, Equatable {
         secondPass ? threshold / 2 : threshold
     }
 
-    /// The tracker's configuration for video at `framesPerSecond` (30 when unknown) whose faces
+    /// The tracker's configuration for video at `framesPerSecond` (`VideoTiming.assumedFramesPerSecond` when unknown) whose faces
     /// are reported from `threshold` up and start tracks from `trackThreshold` (or
     /// `defaultTrackThreshold`) up.
     public func configuration(framesPerSecond: Double?, threshold: Double, defaultTrackThreshold: Double? = nil)
         -> TrackerConfiguration {
-        var configuration = TrackerConfiguration(framesPerSecond: framesPerSecond ?? 30)
+        var configuration = TrackerConfiguration(framesPerSecond: framesPerSecond ?? VideoTiming.assumedFramesPerSecond)
         configuration.minHits = minHits
         if let maxAge { configuration.maxAge = maxAge }
         configuration.smoothing = smoothing

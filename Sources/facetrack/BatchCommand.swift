@@ -6,7 +6,11 @@ import Synchronization
 
 /// `facetrack batch INPUT... --out DIR`: `process` over many files, concurrently, resumably,
 /// optionally one shard of a job array.
-enum BatchCommand {
+enum BatchCommand: Command {
+    static let name = "batch"
+    static let synopsis = "batch INPUT... --out DIR"
+    static let summary = "process many files or folders: concurrent, resumable, shardable"
+    static let startsWorkers = true
     static let out = Option.output("--out", "DIR", help: "output folder (created; when inside an input folder it is not scanned)")
     static let list = Option.text(
         "--list", "FILE", help: "also process the paths listed in FILE, one per line (relative to the current folder)")
@@ -72,9 +76,7 @@ enum BatchCommand {
     /// Files at once by default: one per two cores, at least one (measured: see docs/batch.md).
     static func defaultJobs(cores: Int) -> Int { max(1, cores / 2) }
 
-    static func run(_ raw: [String]) throws -> Int32 {
-        let arguments = try ParsedArguments(raw, options: options)
-        if arguments.isSet(CommonFlags.help) { print(help); return 0 }
+    static func run(_ arguments: ParsedArguments) throws -> Int32 {
         // --report is batch's own flag here (a page per input plus index.html), not process's --report FILE.
         if let named = OutputOptions.options.first(where: { $0 != OutputOptions.report.spec && arguments.contains($0) }) {
             throw UsageError("batch chooses the output names: use --out DIR and --outputs instead of \(named.name)")
@@ -240,7 +242,7 @@ enum BatchCommand {
                         + input.relativePath)
         }
         if finished.count > 50 { rows.append("... \(finished.count - 50) more (see --results)") }
-        let report = ResultsReport(contents: [("run", finished.map { $0.1.jsonLine() }.joined(separator: "\n"))])
+        let report = ResultsReport(records: finished.map(\.1))
         var total = "\(inputs.count) files: \(report.done) done, \(report.skipped) skipped, \(report.failed) failed"
         if stopped { total += ", \(inputs.count - finished.count) not started (interrupted)" }
         total += String(format: "; %d frames in %.1f s (%.1f fps)", report.frames, wall, wall > 0 ? Double(report.frames) / wall : 0)

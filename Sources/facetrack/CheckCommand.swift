@@ -4,7 +4,11 @@ import Foundation
 
 /// `facetrack check [MANIFEST]`: runs `process` on reference clips, scores them against their truth
 /// and fails when a metric misses its threshold.
-enum CheckCommand {
+enum CheckCommand: Command {
+    static let name = "check"
+    static let synopsis = "check [MANIFEST] [--junit FILE]"
+    static let summary = "run and score the reference clips (samples/manifest.json)"
+    static let startsWorkers = true
     static let junit = Option.output("--junit", "FILE", help: "also write a JUnit XML report (one test case per clip)")
     static let updateGolden = Flag("--update-golden", help: "store this run's tracks CSVs as the accepted outputs")
     static let options = [junit.spec, updateGolden.spec, CommonFlags.help.spec]
@@ -33,9 +37,7 @@ enum CheckCommand {
     }
 
     /// The command: returns the exit status (0 all passed, 1 any failed).
-    static func run(_ raw: [String]) throws -> Int32 {
-        let arguments = try ParsedArguments(raw, options: options)
-        if arguments.isSet(CommonFlags.help) { print(help); return 0 }
+    static func run(_ arguments: ParsedArguments) throws -> Int32 {
         guard arguments.positionals.count <= 1 else { throw UsageError("check takes at most one MANIFEST") }
         let manifest = try CheckManifest.load(path: arguments.positionals.first ?? "samples/manifest.json")
         // What check reads: no output (--junit, a golden file) may name one.

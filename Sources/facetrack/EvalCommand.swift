@@ -3,7 +3,10 @@ import FaceTrack
 import Foundation
 
 /// `facetrack eval --truth TRUTH.csv --pred TRACKS.csv`: scores face tracks against ground truth.
-enum EvalCommand {
+enum EvalCommand: Command {
+    static let name = "eval"
+    static let synopsis = "eval --truth T.csv --pred P.csv"
+    static let summary = "score face tracks against ground truth"
     static let truth = Option.text("--truth", "FILE", help: "ground-truth CSV")
     static let prediction = Option.text("--pred", "FILE", help: "predicted tracks CSV")
     static let iou = Option<Double>.number("--iou", in: 0.000001...1,
@@ -33,9 +36,7 @@ enum EvalCommand {
     }
 
     /// The command: returns the exit status.
-    static func run(_ raw: [String]) throws -> Int32 {
-        let arguments = try ParsedArguments(raw, options: options)
-        if arguments.isSet(CommonFlags.help) { print(help); return 0 }
+    static func run(_ arguments: ParsedArguments) throws -> Int32 {
         guard arguments.positionals.isEmpty else { throw UsageError("eval takes no positional arguments (use --truth and --pred)") }
         guard let truthPath = try arguments.value(truth) else { throw UsageError("eval needs --truth FILE") }
         guard let predictionPath = try arguments.value(prediction) else { throw UsageError("eval needs --pred FILE") }

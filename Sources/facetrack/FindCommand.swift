@@ -1,7 +1,6 @@
+import FaceCore
 import FaceTrack
 import Foundation
-import Identity
-import Pipeline
 
 /// `facetrack find --face PHOTO VIDEO...`: where one person appears in each video, from the same
 /// face embeddings as re-identification: tracks whose gallery lies within the match threshold of
@@ -9,7 +8,11 @@ import Pipeline
 ///
 /// Output: one JSON line per video on standard output (or `-o FILE`), the machine-readable part;
 /// a readable table on standard error (not with `--quiet`), so piping the JSON stays clean.
-enum FindCommand {
+enum FindCommand: Command {
+    static let name = "find"
+    static let synopsis = "find --face PHOTO VIDEO..."
+    static let summary = "time ranges where the person in PHOTO appears (JSON Lines)"
+    static let startsWorkers = true
     static let face = Option.text("--face", "PHOTO", help: "a photo showing the person, one face only")
     static let output = Option.output("--output", short: "-o", "FILE", help: "write the JSON Lines to FILE instead of standard output")
     static let matchThreshold = Option<Double>.number(
@@ -27,7 +30,7 @@ enum FindCommand {
         of matching tracks form ranges, gaps up to one second bridged.
 
         Standard output (or -o FILE) gets one JSON line per video:
-          {"video":"a.mp4","ranges":[{"start":1.2,"end":4.84,"frames":91,"distance":0.23}]}
+          {"ranges":[{"distance":0.23,"end":4.84,"frames":91,"start":1.2}],"video":"a.mp4"}
         (seconds; distance is the closest match in the range, lower is surer). Standard error gets
         the same as a table, unless --quiet. A video that cannot be read is reported and skipped
         (exit 1); when no video can be read, an existing -o file is left as it was. A photo without
@@ -42,19 +45,14 @@ enum FindCommand {
         """
     }
 
-    static func run(_ raw: [String]) throws -> Int32 {
-        let arguments = try ParsedArguments(raw, options: options)
-        if arguments.isSet(CommonFlags.help) { print(help); return 0 }
+    static func run(_ arguments: ParsedArguments) throws -> Int32 {
         guard let photo = try arguments.value(face) else { throw UsageError("find needs --face PHOTO") }
         guard !arguments.positionals.isEmpty else { throw UsageError("find needs at least one VIDEO") }
         let quiet = arguments.isSet(CommonFlags.quiet)
-        var job = FaceTrackJob(input: "", detection: try DetectorOptions(arguments).settings)
-        job.identity.knownThreshold = try arguments.value(matchThreshold) ?? job.identity.knownThreshold
-        let known: KnownPeople
+        let search: PersonSearch
         do {
-            let model = try FaceEmbeddingModel(models: job.detection.models)
-            known = try KnownPeopleLoader.load(photo: photo, name: "face", detection: job.detection, model: model,
-                                               threshold: job.identity.knownThreshold)
+            search = try PersonSearch(photo: photo, detection: try DetectorOptions(arguments).settings,
+                                      matchThreshold: try arguments.value(matchThreshold) ?? IdentitySettings().knownThreshold)
         } catch let error as KnownPeopleError {
             // Worded for --face: the photo is not a --known folder's.
             switch error {
@@ -71,10 +69,9 @@ enum FindCommand {
         var failures = 0
         var table = ["video                            start      end   frames  distance"]
         for video in arguments.positionals {
-            job.input = video
             do {
-                let (ranges, _) = try job.findAppearances(of: known)
-                try file.write(jsonLine(video: video, ranges: ranges))
+                let ranges = try search.appearances(in: video)
+                try file.write(try JSONOutput.string(FoundLine(video: video, ranges: ranges)) + "\n")
                 table += ranges.isEmpty ? ["\(pad(video, 30))  (not found)"]
                     : ranges.map { r in
                         "\(pad(video, 30)) " + String(format: "%8.2f %8.2f %8d %9.3f", r.start, r.end, r.frames, r.bestDistance)
@@ -93,22 +90,26 @@ enum FindCommand {
         return failures == 0 ? 0 : 1
     }
 
-    /// One video's line: its path and its ranges, times in seconds to the millisecond.
-    static func jsonLine(video: String, ranges: [AppearanceRange]) -> String {
-        func number(_ value: Double) -> String { String(format: "%.3f", value.isFinite ? value : 0) }
-        let items = ranges.map { r in
-            "{\"start\":\(number(r.start)),\"end\":\(number(r.end)),\"frames\":\(r.frames),\"distance\":\(number(Double(r.bestDistance)))}"
-        }
-        return "{\"video\":\(quoted(video)),\"ranges\":[\(items.joined(separator: ","))]}\n"
-    }
-
-    /// A JSON string.
-    static func quoted(_ text: String) -> String {
-        let data = (try? JSONSerialization.data(withJSONObject: [text])) ?? Data("[\"\"]".utf8)
-        return String(String(decoding: data, as: UTF8.self).dropFirst().dropLast())
-    }
-
     private static func pad(_ text: String, _ width: Int) -> String {
         text.count >= width ? text : text + String(repeating: " ", count: width - text.count)
+    }
+}
+
+/// One video's line of `find`'s output: its path and its ranges, times in seconds to the
+/// millisecond, distances to three decimals.
+struct FoundLine: Encodable {
+    struct Range: Encodable {
+        let start: JSONNumber, end: JSONNumber, frames: Int, distance: JSONNumber
+    }
+
+    let video: String
+    let ranges: [Range]
+
+    init(video: String, ranges: [AppearanceRange]) {
+        self.video = video
+        self.ranges = ranges.map {
+            Range(start: JSONNumber($0.start, decimals: 3), end: JSONNumber($0.end, decimals: 3), frames: $0.frames,
+                  distance: JSONNumber(Double($0.bestDistance), decimals: 3))
+        }
     }
 }

@@ -3,7 +3,10 @@ import FaceTrack
 import Foundation
 
 /// `facetrack merge-results FILE...`: the results files of several shards as one report.
-enum MergeResultsCommand {
+enum MergeResultsCommand: Command {
+    static let name = "merge-results"
+    static let synopsis = "merge-results FILE..."
+    static let summary = "combine the --results files of batch shards into one report"
     static let json = Flag("--json", help: "print the report as JSON instead of text")
     static let output = Option.output("--output", short: "-o", "MERGED", help: "also write the merged records as one JSON Lines file")
     static let options = [json.spec, output.spec, CommonFlags.help.spec]
@@ -26,9 +29,7 @@ enum MergeResultsCommand {
         """
     }
 
-    static func run(_ raw: [String]) throws -> Int32 {
-        let arguments = try ParsedArguments(raw, options: options)
-        if arguments.isSet(CommonFlags.help) { print(help); return 0 }
+    static func run(_ arguments: ParsedArguments) throws -> Int32 {
         guard !arguments.positionals.isEmpty else { throw UsageError("merge-results needs at least one results FILE") }
         let report = try ResultsReport(files: arguments.positionals)
         // A damaged line is a record lost: the merged file would look complete without it, so it is

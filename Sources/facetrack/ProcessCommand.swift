@@ -2,7 +2,11 @@ import FaceTrack
 import Foundation
 
 /// `facetrack process INPUT [-o OUT] [--csv FILE] ...`: one video in, overlaid video and/or CSV out.
-enum ProcessCommand {
+enum ProcessCommand: Command {
+    static let name = "process"
+    static let synopsis = "process INPUT [-o OUT] [--csv FILE]"
+    static let summary = "overlay faces on a video and/or export face tracks as CSV"
+    static let startsWorkers = true
     static let options = OutputOptions.options + JobOptions.options + [CommonFlags.quiet.spec, CommonFlags.stats.spec, CommonFlags.help.spec]
 
     static var help: String {
@@ -33,9 +37,7 @@ enum ProcessCommand {
     }
 
     /// The command: parses, runs, prints the summary; returns the exit status.
-    static func run(_ raw: [String]) throws -> Int32 {
-        if raw.contains("--help") || raw.contains("-h") { print(help); return 0 }
-        let arguments = try ParsedArguments(raw, options: options)
+    static func run(_ arguments: ParsedArguments) throws -> Int32 {
         guard arguments.positionals.count == 1 else {
             throw UsageError(arguments.positionals.isEmpty ? "process needs an INPUT file"
                                                            : "process takes one INPUT file (\(arguments.describePositionals()))")

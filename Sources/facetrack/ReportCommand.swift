@@ -5,7 +5,10 @@ import Report
 
 /// `facetrack report TRACKS.csv [--video VIDEO] [--summary S.json] -o report.html`: one self-contained
 /// HTML page; `facetrack report results.jsonl -o index.html`: the index of a batch run.
-enum ReportCommand {
+enum ReportCommand: Command {
+    static let name = "report"
+    static let synopsis = "report TRACKS.csv -o REPORT.html"
+    static let summary = "a self-contained HTML page: timeline, thumbnails, plots"
     static let options = ReportOptions.options + [CommonFlags.quiet.spec, CommonFlags.help.spec]
 
     static var help: String {
@@ -33,9 +36,7 @@ enum ReportCommand {
         """
     }
 
-    static func run(_ raw: [String]) throws -> Int32 {
-        let arguments = try ParsedArguments(raw, options: options)
-        if arguments.isSet(CommonFlags.help) { print(help); return 0 }
+    static func run(_ arguments: ParsedArguments) throws -> Int32 {
         guard arguments.positionals.count == 1 else {
             throw UsageError(arguments.positionals.isEmpty ? "report needs a TRACKS.csv or RESULTS.jsonl file"
                                                            : "report takes one input file (\(arguments.describePositionals()))")

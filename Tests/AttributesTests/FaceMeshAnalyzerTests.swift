@@ -31,7 +31,7 @@ final class FaceMeshAnalyzerTests: XCTestCase {
     override func setUpWithError() throws {
         models = try Self.models()
         analyzer = try FaceMeshAnalyzer(models: models, selection: .all)
-        detector = try BlazeFaceDetector(configuration: DetectorConfiguration(models: models))
+        detector = try BlazeFaceDetector(models: models)
         let path = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
             .appendingPathComponent("../DetectionTests/Fixtures/grace_hopper.ppm").standardized.path
         hopper = try ImageLoader.load(path: path).image

@@ -4,11 +4,10 @@ import FaceCore
 
 /// The detector end to end on the real models.
 final class BlazeFaceDetectorTests: XCTestCase {
-    private func detector(_ model: String?, threshold: Double? = nil, minFaceSize: Double = 0) throws
+    private func detector(_ model: String = "full", threshold: Double? = nil, minFaceSize: Double = 0) throws
         -> BlazeFaceDetector {
-        try BlazeFaceDetector(configuration: DetectorConfiguration(threshold: threshold, minFaceSize: minFaceSize,
-                                                                   model: model,
-                                                                   models: try DetectionTestSupport.models()))
+        try BlazeFaceDetector(settings: BlazeFaceSettings(model: try XCTUnwrap(BlazeFaceVariant(rawValue: model))),
+                              threshold: threshold, minFaceSize: minFaceSize, models: try DetectionTestSupport.models())
     }
 
     /// A detector letterboxing into the model's square input, as ai-edge-litert's reference does.
@@ -163,15 +162,12 @@ final class BlazeFaceDetectorTests: XCTestCase {
     }
 
     func testVariantSelectionAndDefaults() throws {
-        XCTAssertEqual(try BlazeFaceDetector.variant(for: DetectorConfiguration()), .full)
-        XCTAssertEqual(try BlazeFaceDetector.variant(for: DetectorConfiguration(accuracy: .low)), .full)
-        XCTAssertEqual(try BlazeFaceDetector.variant(for: DetectorConfiguration(model: "short")), .short)
-        XCTAssertThrowsError(try BlazeFaceDetector.variant(for: DetectorConfiguration(model: "medium"))) { error in
-            XCTAssertTrue("\(error)".contains("medium"))
-        }
+        XCTAssertEqual(BlazeFaceSettings().model, .full)
+        XCTAssertEqual(try detector().variant, .full)
+        XCTAssertEqual(try detector("short").variant, .short)
         XCTAssertEqual(try detector("short").threshold, 0.5)
-        XCTAssertEqual(try detector(nil).threshold, 0.6)
-        XCTAssertEqual(try detector(nil, threshold: 0.7).threshold, 0.7)
+        XCTAssertEqual(try detector().threshold, 0.6)
+        XCTAssertEqual(try detector(threshold: 0.7).threshold, 0.7)
     }
 
     func testSettingsBuildBlazeFaceForLowAccuracy() throws {
@@ -188,8 +184,8 @@ final class BlazeFaceDetectorTests: XCTestCase {
         let empty = FileManager.default.temporaryDirectory.appendingPathComponent("facetrack-no-models-\(getpid())")
         try FileManager.default.createDirectory(at: empty, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: empty) }
-        let missing = DetectorConfiguration(models: ModelLocator(explicitDirectory: empty.path))
-        XCTAssertThrowsError(try BlazeFaceDetector(configuration: missing)) { error in
+        let missing = ModelLocator(explicitDirectory: empty.path)
+        XCTAssertThrowsError(try BlazeFaceDetector(models: missing)) { error in
             XCTAssertTrue(error is ModelError)
             XCTAssertTrue("\(error)".contains("face_detection_full_range.tflite"))
             XCTAssertTrue("\(error)".contains("scripts/setup"))
@@ -197,7 +193,7 @@ final class BlazeFaceDetectorTests: XCTestCase {
         let real = try DetectionTestSupport.models().path(for: "face_detection_full_range.tflite")
         let bytes = try Data(contentsOf: URL(fileURLWithPath: real))
         try bytes.prefix(bytes.count / 2).write(to: empty.appendingPathComponent("face_detection_full_range.tflite"))
-        XCTAssertThrowsError(try BlazeFaceDetector(configuration: missing)) { error in
+        XCTAssertThrowsError(try BlazeFaceDetector(models: missing)) { error in
             XCTAssertTrue(error is ModelError)
             XCTAssertTrue("\(error)".contains("face_detection_full_range.tflite"))
             XCTAssertFalse("\(error)".contains("\n"))

@@ -1,3 +1,4 @@
+import FaceCore
 import XCTest
 @testable import Detection
 

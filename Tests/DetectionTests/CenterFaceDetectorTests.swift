@@ -8,9 +8,8 @@ import NeuralRuntime
 final class CenterFaceDetectorTests: XCTestCase {
     private func detector(inputSize: Int?, threshold: Double? = nil, minFaceSize: Double = 0, threads: Int = 1)
         throws -> CenterFaceDetector {
-        try CenterFaceDetector(configuration: DetectorConfiguration(threshold: threshold, minFaceSize: minFaceSize,
-                                                                    inputSize: inputSize,
-                                                                    models: try DetectionTestSupport.models()),
+        try CenterFaceDetector(settings: CenterFaceSettings(inputSize: inputSize ?? CenterFaceSettings().inputSize),
+                               threshold: threshold, minFaceSize: minFaceSize, models: try DetectionTestSupport.models(),
                                threads: threads)
     }
 
@@ -139,14 +138,14 @@ final class CenterFaceDetectorTests: XCTestCase {
         let empty = FileManager.default.temporaryDirectory.appendingPathComponent("facetrack-no-onnx-\(getpid())")
         try FileManager.default.createDirectory(at: empty, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: empty) }
-        let missing = DetectorConfiguration(models: ModelLocator(explicitDirectory: empty.path))
-        XCTAssertThrowsError(try CenterFaceDetector(configuration: missing)) { error in
+        let missing = ModelLocator(explicitDirectory: empty.path)
+        XCTAssertThrowsError(try CenterFaceDetector(models: missing)) { error in
             XCTAssertTrue(error is ModelError)
             XCTAssertTrue("\(error)".contains("centerface.onnx"), "\(error)")
         }
         let damaged = empty.appendingPathComponent("centerface.onnx")
         try Data("not a model".utf8).write(to: damaged)
-        XCTAssertThrowsError(try CenterFaceDetector(configuration: missing)) { error in
+        XCTAssertThrowsError(try CenterFaceDetector(models: missing)) { error in
             XCTAssertTrue(error is ModelError)
             XCTAssertFalse("\(error)".contains("\n"))
             XCTAssertTrue("\(error)".contains("centerface.onnx"), "\(error)")

@@ -19,12 +19,12 @@ final class HaarCascadeDetectorTests: XCTestCase {
     }
 
     func testOptionsMapping() {
-        let low = HaarCascadeOptions(configuration: DetectorConfiguration(accuracy: .low, threshold: 0.4, minFaceSize: 39.5))
+        let low = HaarCascadeOptions(settings: HaarSettings(fast: true), threshold: 0.4, minFaceSize: 39.5)
         XCTAssertEqual(low.cascadePath, HaarCascadeOptions.fastCascade)
         XCTAssertEqual(low.scaleFactor, 1.2)
         XCTAssertEqual(low.minFaceSize, 40)
         XCTAssertEqual(low.minConfidence, 0.4)
-        let high = HaarCascadeOptions(configuration: DetectorConfiguration(accuracy: .high, cascadePath: "/x/y.xml"))
+        let high = HaarCascadeOptions(settings: HaarSettings(cascadePath: "/x/y.xml"))
         XCTAssertEqual(high.cascadePath, "/x/y.xml")
         XCTAssertEqual(high.scaleFactor, 1.1)
         XCTAssertEqual(high.resolve(HaarCascadeOptions.eyeCascade), "/usr/share/opencv4/haarcascades/haarcascade_eye.xml")
@@ -37,7 +37,7 @@ final class HaarCascadeDetectorTests: XCTestCase {
     }
 
     func testMinFaceSizeAndThresholdFilter() throws {
-        var options = HaarCascadeOptions(configuration: DetectorConfiguration(accuracy: .low, minFaceSize: 60))
+        var options = HaarCascadeOptions(settings: HaarSettings(fast: true), minFaceSize: 60)
         options.findFacialFeatures = false
         let detector = try HaarCascadeDetector(options: options)
         let faces = detector.detect(gray: try HaarFixtures.gray("group"))
@@ -51,7 +51,7 @@ final class HaarCascadeDetectorTests: XCTestCase {
     }
 
     func testEyesMouthAndSmileOnPortrait() throws {
-        let detector = try HaarCascadeDetector(configuration: DetectorConfiguration())
+        let detector = try HaarCascadeDetector(options: HaarCascadeOptions())
         let faces = detector.detect(gray: try HaarFixtures.gray("astronaut"))
         let face = try XCTUnwrap(faces.first)
         let left = try XCTUnwrap(face.leftEye), right = try XCTUnwrap(face.rightEye)

@@ -1,3 +1,4 @@
+import FaceCore
 import Foundation
 import XCTest
 @testable import Detection

@@ -27,7 +27,7 @@ final class KnownPeopleTests: XCTestCase {
 
     private func load(detect: ((BGRAImage) throws -> [FaceObservation])? = nil) throws -> KnownPeople {
         let embedder = try FaceEmbedder(model: IdentityFixtures.embeddingModel.get())
-        let detector = try CenterFaceDetector(configuration: DetectorConfiguration(models: IdentityFixtures.models()))
+        let detector = try CenterFaceDetector(models: IdentityFixtures.models())
         return try KnownPeople.load(folder: folder, embedder: embedder,
                                     loadImage: { try ImageLoader.load(path: $0).image },
                                     detect: detect ?? { try detector.detect(in: $0) })

@@ -13,7 +13,7 @@ final class PhotoIdentityTests: XCTestCase {
 
     /// Samples of the largest face in each photo, by name.
     static let samples = Result { () throws -> [String: FaceSample] in
-        let detector = try CenterFaceDetector(configuration: DetectorConfiguration(models: IdentityFixtures.models()))
+        let detector = try CenterFaceDetector(models: IdentityFixtures.models())
         let embedder = try FaceEmbedder(model: IdentityFixtures.embeddingModel.get())
         var result: [String: FaceSample] = [:]
         for name in photos {

@@ -73,6 +73,33 @@ final class PublicAPITests: XCTestCase {
         }
     }
 
+    /// `facetrack detect` as a library call: the same rows the command writes, and the errors
+    /// docs/library.md names are public types a program can catch.
+    func testStillImageJobWritesOneRowPerFaceAndReportsUnreadableImages() throws {
+        let folder = try TemporaryFolder()
+        try "not an image".write(toFile: folder.file("broken.jpg"), atomically: false, encoding: .utf8)
+        var job = StillImageJob(images: [portrait, folder.file("broken.jpg")], csv: folder.file("faces.csv"))
+        job.detection = DetectionSettings(detector: .blazeface(), models: models)
+        var failed: [String] = []
+        let summary = try job.run { image, error in
+            XCTAssertTrue(error is MediaError, "\(error)")
+            failed.append(image)
+        }
+        XCTAssertEqual([summary.images, summary.faces, summary.failed], [1, 1, 1])
+        XCTAssertEqual(failed, [folder.file("broken.jpg")])
+        let rows = try String(contentsOfFile: folder.file("faces.csv"), encoding: .utf8).split(separator: "\n")
+        XCTAssertEqual(rows.count, 2)
+        XCTAssertTrue(rows[1].hasPrefix(portrait + ",0,"), String(rows[1]))
+
+        job.csv = portrait
+        XCTAssertThrowsError(try job.run { _, _ in }) { error in
+            guard case AtomicOutputError.isInput = error else { return XCTFail("\(error)") }
+        }
+        job.csv = folder.file("again.csv")
+        job.knownFolder = folder.file("nobody")
+        XCTAssertThrowsError(try job.run { _, _ in }) { XCTAssertTrue($0 is KnownPeopleError, "\($0)") }
+    }
+
     func testReadmeShowsTheExampleProgramAsItIs() throws {
         let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
         let readme = try String(contentsOf: root.appendingPathComponent("README.md"), encoding: .utf8)

@@ -1,4 +1,3 @@
-import CFFmpeg
 import FaceCore
 @testable import MediaIO
 import TestSupport
@@ -29,29 +28,43 @@ final class ColorConversionTests: XCTestCase {
     func testBT709LimitedRange() throws { try assertSolidColour(matrix: "bt709", range: "tv", pixelFormat: "yuv420p") }
     func testBT601FullRange() throws { try assertSolidColour(matrix: "bt601", range: "pc", pixelFormat: "yuvj420p") }
 
+    /// The first decoded frame of a small clip that ffmpeg writes with `arguments`.
+    private func firstFrame(size: String, _ arguments: [String], in folder: TemporaryFolder) throws -> Frame {
+        let clip = folder.file("tagged-\(size)-\(arguments.joined(separator: "_")).mkv")
+        try Tools.ffmpeg(["-f", "lavfi", "-i", "color=c=gray:size=\(size):rate=5", "-frames:v", "1"] + arguments
+                         + ["-c:v", "ffv1", clip])
+        guard case .frame(let decoded)? = try VideoReader(path: clip).next() else { throw MediaError.noFrames(clip) }
+        return decoded.frame
+    }
+
     /// BGRA → YUV 4:2:0 → BGRA keeps a flat colour within a few code values, for both matrices and ranges.
     func testRoundTripThroughEncoderFormat() throws {
-        for (space, range) in [(AVCOL_SPC_BT709, AVCOL_RANGE_MPEG), (AVCOL_SPC_SMPTE170M, AVCOL_RANGE_MPEG),
-                               (AVCOL_SPC_BT709, AVCOL_RANGE_JPEG)] {
+        let folder = try TemporaryFolder()
+        for tags in [["-colorspace", "bt709", "-color_range", "tv"], ["-colorspace", "smpte170m", "-color_range", "tv"],
+                     ["-colorspace", "bt709", "-color_range", "pc"]] {
+            let yuv = try firstFrame(size: "64x32", ["-pix_fmt", "yuv420p"] + tags, in: folder)
+            try yuv.makeWritable()
             let image = BGRAImage(width: 64, height: 32)
             image.fill(b: 200, g: 40, r: 90)
-            let yuv = try Frame(width: 64, height: 32, format: AV_PIX_FMT_YUV420P)
-            yuv.pointer.pointee.colorspace = space
-            yuv.pointer.pointee.color_range = range
             let converter = PixelConverter()
             try converter.convertFromBGRA(image, into: yuv)
             let back = BGRAImage(width: 64, height: 32)
             try converter.convertToBGRA(yuv, into: back)
             let p = back.pixel(x: 10, y: 10)
-            XCTAssertEqual(Double(p.b), 200, accuracy: 3, "\(space) \(range)")
-            XCTAssertEqual(Double(p.g), 40, accuracy: 3, "\(space) \(range)")
-            XCTAssertEqual(Double(p.r), 90, accuracy: 3, "\(space) \(range)")
+            XCTAssertEqual(Double(p.b), 200, accuracy: 3, "\(tags)")
+            XCTAssertEqual(Double(p.g), 40, accuracy: 3, "\(tags)")
+            XCTAssertEqual(Double(p.r), 90, accuracy: 3, "\(tags)")
         }
     }
 
-    func testUntaggedVideoUsesBT709ForHDAndBT601Below() {
-        XCTAssertEqual(PixelConverter.swsColorspace(AVCOL_SPC_UNSPECIFIED, height: 1080), SWS_CS_ITU709)
-        XCTAssertEqual(PixelConverter.swsColorspace(AVCOL_SPC_UNSPECIFIED, height: 480), SWS_CS_ITU601)
-        XCTAssertEqual(PixelConverter.swsColorspace(AVCOL_SPC_BT709, height: 480), SWS_CS_ITU709)
+    func testUntaggedVideoUsesBT709ForHDAndBT601Below() throws {
+        let folder = try TemporaryFolder()
+        let hd = try firstFrame(size: "32x1080", ["-pix_fmt", "yuv420p"], in: folder)
+        XCTAssertEqual(hd.yuvImage?.encoding.matrix, .bt709)
+        let sd = try firstFrame(size: "32x480", ["-pix_fmt", "yuv420p"], in: folder)
+        XCTAssertEqual(sd.yuvImage?.encoding.matrix, .bt601)
+        let tagged = try firstFrame(size: "32x480", ["-pix_fmt", "yuv420p", "-colorspace", "bt709"], in: folder)
+        XCTAssertEqual(tagged.yuvImage?.encoding.matrix, .bt709)
+        XCTAssertEqual(tagged.yuvImage?.encoding.range, .limited)
     }
 }

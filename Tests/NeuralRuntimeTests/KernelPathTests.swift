@@ -14,7 +14,6 @@ final class KernelPathTests: XCTestCase {
         var depthwise = false
     }
 
-
     private func parameters(_ c: Case) -> ConvolutionParameters {
         let effective = (c.kernel - 1) * c.dilation + 1
         let padding: SpatialPadding = c.same

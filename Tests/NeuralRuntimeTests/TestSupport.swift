@@ -1,32 +1,14 @@
 import Foundation
+import TestSupport
 import XCTest
 @testable import NeuralRuntime
 
 /// Shared helpers: model lookup, fixture reading, deterministic inputs, tolerant comparison.
 enum TestSupport {
-    /// The models folder: $FACETRACK_MODELS, else the first `models` folder above this file.
+    /// The path of an installed model (`InstalledModels`: $FACETRACK_MODELS, else the first
+    /// `models` folder above the test file).
     static func modelPath(_ file: String) throws -> String {
-        var candidates: [String] = []
-        if let env = ProcessInfo.processInfo.environment["FACETRACK_MODELS"], !env.isEmpty { candidates.append(env) }
-        var dir = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
-        for _ in 0..<5 {
-            candidates.append(dir.appendingPathComponent("models").path)
-            dir.deleteLastPathComponent()
-        }
-        for candidate in candidates {
-            let path = (candidate as NSString).appendingPathComponent(file)
-            if FileManager.default.fileExists(atPath: path) { return path }
-        }
-        throw MissingModel(file: file, searched: candidates)
-    }
-
-    /// A model the tests need is not installed (CI runs scripts/setup before the tests).
-    struct MissingModel: Error, CustomStringConvertible {
-        let file: String
-        let searched: [String]
-        var description: String {
-            "model \(file) not found in \(searched.joined(separator: ", ")): run scripts/setup or set FACETRACK_MODELS"
-        }
+        try InstalledModels.path(file)
     }
 
     /// A float32 little-endian fixture from Tests/NeuralRuntimeTests/Fixtures.

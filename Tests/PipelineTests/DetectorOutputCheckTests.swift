@@ -19,9 +19,7 @@ final class DetectorOutputCheckTests: XCTestCase {
         let folder = try TemporaryFolder()
         let clip = folder.file("clip.mp4")
         try Tools.ffmpeg(["-f", "lavfi", "-i", "testsrc2=size=64x48:rate=10", "-frames:v", "3", "-pix_fmt", "yuv420p", clip])
-        var parts = VideoProcessor.Parts(input: clip, demuxer: try Demuxer(path: clip), threads: 1)
-        parts.detectorFactory = { FloodDetector() }
-        XCTAssertThrowsError(try VideoProcessor(parts).run()) { error in
+        XCTAssertThrowsError(try runPipeline(FaceTrackJob(input: clip, threads: 1), detector: { FloodDetector() })) { error in
             XCTAssertTrue("\(error)".contains("the flood detector reported 1500 faces in frame 0"), "\(error)")
             XCTAssertTrue("\(error)".contains("model file is likely damaged"), "\(error)")
         }

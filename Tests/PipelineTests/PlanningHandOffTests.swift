@@ -1,5 +1,6 @@
 import Dispatch
 import FaceCore
+import Foundation
 @testable import Pipeline
 import Synchronization
 import Tracking
@@ -32,18 +33,37 @@ final class PlanningHandOffTests: XCTestCase {
         XCTAssertNil(board.forecasts(for: 13, from: 11, gaveUp: { true }), "a failed run stops the wait")
     }
 
+    /// The crop planner and the reader wait at once for different sources: a post wakes both, so
+    /// neither takes the other's wake-up and sleeps until its failure check.
+    func testEveryWaitingPlannerWakesOnAPost() {
+        let board = ForecastBoard(lanes: 2, reach: 8, failureCheck: .seconds(30))
+        let returned = Mutex<[Int]>([])
+        let done = DispatchGroup()
+        for source in [10, 11] {
+            done.enter()
+            DispatchQueue.global().async {
+                _ = board.forecasts(for: source + 2, from: source, gaveUp: { false })
+                returned.withLock { $0.append(source) }
+                done.leave()
+            }
+        }
+        Thread.sleep(forTimeInterval: 0.2)  // both are waiting
+        for source in [10, 11] { board.post(after: source) { _ in [] } }
+        XCTAssertEqual(done.wait(timeout: .now() + 10), .success, "a waiter slept through a post")
+        XCTAssertEqual(Set(returned.withLock { $0 }), [10, 11])
+    }
+
     func testFreeLanesTakeTheEarliestFramesWorkFirst() {
-        let lanes = [Lane(index: 0, detector: nil, analyzer: nil)]
-        let pool = LanePool(lanes)
+        let pool = LanePool([0], label: "test.lane")
         let started = Mutex<[Int]>([])
         let gate = DispatchSemaphore(value: 0)
         let done = DispatchGroup()
         done.enter()
         // The only lane is busy; work for frames 7, 3 and 5 queues up behind it.
-        pool.submit(frame: 0) { _ in gate.wait(); done.leave() }
+        pool.submit(item: 0) { _ in gate.wait(); done.leave() }
         for frame in [7, 3, 5] {
             done.enter()
-            pool.submit(frame: frame) { _ in started.withLock { $0.append(frame) }; done.leave() }
+            pool.submit(item: frame) { _ in started.withLock { $0.append(frame) }; done.leave() }
         }
         gate.signal()
         done.wait()

@@ -35,13 +35,15 @@ private struct BGRAOnly: FrameRenderer {
 /// and pixels away from the overlays come out exactly as decoded (no colour round trip).
 final class RenderPathTests: XCTestCase {
     private func run(_ clip: String, renderer: FrameRenderer, into output: String) throws {
-        var parts = VideoProcessor.Parts(input: clip, demuxer: try Demuxer(path: clip), threads: 2)
-        parts.detectorFactory = { FixedFaceDetector() }
-        parts.tracker = Tracker(configuration: TrackerConfiguration(minHits: 1))
-        parts.renderer = renderer
-        parts.rendersHidden = true
-        parts.video = (output, EncoderSettings(codec: "libx264", crf: 0, preset: "ultrafast"))
-        _ = try VideoProcessor(parts).run()
+        var job = FaceTrackJob(input: clip, outputs: JobOutputs(video: output),
+                               encoder: EncoderSettings(codec: "libx264", crf: 0, preset: "ultrafast"), threads: 2)
+        job.tracking.minHits = 1
+        var builder = PipelineBuilder(job: job, input: try VideoReader(path: clip, threads: 2))
+        builder.makeDetector = { FixedFaceDetector() }
+        builder.geometry = nil
+        builder.renderer = renderer
+        var pipeline = try builder.build()
+        _ = try pipeline.run()
     }
 
     /// The stored luma plane of every frame.

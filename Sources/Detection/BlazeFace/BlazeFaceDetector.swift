@@ -5,9 +5,8 @@ import NeuralRuntime
 /// MediaPipe's BlazeFace face detector (short or full range) on the in-project TFLite runtime.
 ///
 /// Finds faces with a box, a confidence and six keypoints (eyes, nose, mouth, ears), from which
-/// `roll` is computed. The model is chosen by `configuration.model` (`short` or `full`); without
-/// it the full-range model runs (faces up to about 5 m, MediaPipe's `--model full`), whatever
-/// `accuracy` says. One instance per thread.
+/// `roll` is computed. The model is `BlazeFaceSettings.model`: full range by default (faces up to
+/// about 5 m, MediaPipe's `--model full`) or short range (selfie distance). One instance per thread.
 package final class BlazeFaceDetector: FaceDetector {
     /// The `--detector` name.
     package let name = "blazeface"
@@ -31,13 +30,13 @@ package final class BlazeFaceDetector: FaceDetector {
     private let regressorOutput: Int
     private let scoreOutput: Int
 
-    /// Builds the detector `configuration` describes; throws `ModelError` for a missing or damaged
-    /// model and `BlazeFaceError` for an unknown `model` value.
-    package convenience init(configuration: DetectorConfiguration) throws {
-        let variant = try Self.variant(for: configuration)
-        try self.init(variant: variant, modelPath: try configuration.models.path(for: variant.fileName),
-                      threshold: configuration.threshold ?? variant.defaultThreshold,
-                      minFaceSize: configuration.minFaceSize)
+    /// Builds the detector with the variant's model found by `models`; throws `ModelError` for a
+    /// missing or damaged model.
+    package convenience init(settings: BlazeFaceSettings = BlazeFaceSettings(), threshold: Double? = nil, minFaceSize: Double = 0,
+                             models: ModelLocator = ModelLocator()) throws {
+        let variant = settings.model
+        try self.init(variant: variant, modelPath: try models.path(for: variant.fileName), threshold: threshold ?? variant.defaultThreshold,
+                      minFaceSize: minFaceSize)
     }
 
     /// Builds a detector from an explicit model file; `squareInput` letterboxes every frame into
@@ -70,13 +69,6 @@ package final class BlazeFaceDetector: FaceDetector {
         regressorOutput = regressors
         scoreOutput = scores
         sampler = BlazeFaceInputSampler(size: size)
-    }
-
-    /// The variant a configuration asks for: `model` when given, else full range.
-    package static func variant(for configuration: DetectorConfiguration) throws -> BlazeFaceVariant {
-        guard let model = configuration.model else { return .full }
-        guard let variant = BlazeFaceVariant(rawValue: model.lowercased()) else { throw BlazeFaceError.unknownModel(model) }
-        return variant
     }
 
     /// The faces in `image`, most confident first.

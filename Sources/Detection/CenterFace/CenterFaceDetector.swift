@@ -32,12 +32,12 @@ package final class CenterFaceDetector: FaceDetector {
     private let decoder: CenterFaceDecoder
     private let sampler = CenterFaceInputSampler()
 
-    /// Builds the detector `configuration` describes; throws `ModelError` for a missing or
+    /// Builds the detector with the model found by `models`; throws `ModelError` for a missing or
     /// damaged model and `CenterFaceError` for a bad input size.
-    package convenience init(configuration: DetectorConfiguration, threads: Int = 1) throws {
-        try self.init(modelPath: try configuration.models.path(for: Self.modelFileName),
-                      threshold: configuration.threshold, inputSize: configuration.inputSize,
-                      minFaceSize: configuration.minFaceSize, threads: threads)
+    package convenience init(settings: CenterFaceSettings = CenterFaceSettings(), threshold: Double? = nil,
+                             minFaceSize: Double = 0, models: ModelLocator = ModelLocator(), threads: Int = 1) throws {
+        try self.init(modelPath: try models.path(for: Self.modelFileName), threshold: threshold, inputSize: settings.inputSize,
+                      minFaceSize: minFaceSize, threads: threads)
     }
 
     /// Builds a detector from an explicit model file.

@@ -1,3 +1,4 @@
+import FaceCore
 import Synchronization
 import Dispatch
 import Foundation

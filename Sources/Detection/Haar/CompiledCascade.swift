@@ -1,3 +1,4 @@
+import FaceCore
 /// A `CascadeModel` flattened into raw buffers for the scan loop: per stage the threshold and tree
 /// count, per tree a stump (feature, threshold, two leaves) or the general nodes, and per Haar
 /// feature its three rectangle weights. Immutable after creation, so workers share it.

@@ -9,8 +9,8 @@ import Foundation
 /// other half of the face. Smile: the face at 64 px, `haarcascade_smile.xml` in its bottom 45%,
 /// windows at least half the width, scale step 1.05; a smile when the strongest group has at least
 /// 16 windows (the smile cascade fires on most mouths; the count is what separates smiles).
-/// Calibrated on 56 hand-labelled faces of the shared test photos: 79% of smiles found, 18% of
-/// non-smiles called smiles. Only what is found is set; `hasSmile` is false when the search ran
+/// The thresholds were calibrated on hand-labelled faces (docs/performance.md, "Numbers behind
+/// choices in the code"). Only what is found is set; `hasSmile` is false when the search ran
 /// and found no smile strong enough, nil when the face box lies outside the frame.
 final class FacialFeatureFinder {
     private let eyes: CascadeClassifier

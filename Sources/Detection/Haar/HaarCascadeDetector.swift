@@ -20,13 +20,8 @@ package final class HaarCascadeDetector: FaceDetector {
     package let faces: CascadeClassifier
     private let features: FacialFeatureFinder?
 
-    /// Builds the detector from the shared configuration (see `HaarCascadeOptions.init(configuration:)`).
+    /// Builds the detector from its options (`HaarCascadeOptions(settings:threshold:minFaceSize:)`).
     /// Throws `CascadeError` naming the file when a cascade is missing or unusable.
-    package convenience init(configuration: DetectorConfiguration) throws {
-        try self.init(options: HaarCascadeOptions(configuration: configuration))
-    }
-
-    /// Builds the detector from explicit options.
     package init(options: HaarCascadeOptions) throws {
         guard options.scaleFactor > 1, options.scaleFactor.isFinite else {
             throw CascadeError.invalid(path: options.cascadePath, reason: "scale factor \(options.scaleFactor) must be above 1")

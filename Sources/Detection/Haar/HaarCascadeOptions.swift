@@ -1,13 +1,13 @@
 import FaceCore
 
-/// Settings of `HaarCascadeDetector`, with the `CIDetector`-like mapping from `DetectorConfiguration`.
+/// Settings of `HaarCascadeDetector`, with the `CIDetector`-like mapping from `HaarSettings`.
 package struct HaarCascadeOptions: Sendable {
     /// Where OpenCV's cascade files live (the Debian `opencv-data` package).
     package static let defaultCascadeDirectory = "/usr/share/opencv4"
-    /// The face cascade for `accuracy` high or unset. Measured on 12 labelled photos (43 faces, IoU 0.4):
-    /// `_alt2` and `_default` both find 40, but `_alt2` gives 2 false boxes instead of 5 and runs 20% faster.
+    /// The face cascade for `accuracy` high or unset: `_alt2`, as accurate as `_default` with fewer
+    /// false boxes, and faster (measured: docs/performance.md, "Numbers behind choices in the code").
     package static let accurateCascade = "haarcascades/haarcascade_frontalface_alt2.xml"
-    /// The face cascade for `accuracy` low: LBP, several times faster.
+    /// The face cascade for `accuracy` low: LBP, faster (`scripts/bench-haar` times both).
     package static let fastCascade = "lbpcascades/lbpcascade_frontalface_improved.xml"
     /// The eye cascade, run in the upper part of each face.
     package static let eyeCascade = "haarcascades/haarcascade_eye.xml"
@@ -31,16 +31,16 @@ package struct HaarCascadeOptions: Sendable {
     /// Look for eyes and a smile inside each face (default true).
     package var findFacialFeatures: Bool
 
-    /// Maps the shared options: `accuracy` low picks the LBP cascade with scale factor 1.2, high or unset
-    /// the Haar cascade with 1.1; `cascadePath` overrides the file; `minFaceSize` and `threshold` carry over.
-    package init(configuration: DetectorConfiguration = DetectorConfiguration()) {
-        let fast = configuration.accuracy == .low
+    /// Maps the typed settings: `fast` (`--accuracy low`) picks the LBP cascade with scale factor
+    /// 1.2, else the Haar cascade with 1.1; `cascadePath` overrides the file; `minFaceSize` and
+    /// `threshold` carry over.
+    package init(settings: HaarSettings = HaarSettings(), threshold: Double? = nil, minFaceSize: Double = 0) {
         cascadeDirectory = Self.defaultCascadeDirectory
-        cascadePath = configuration.cascadePath ?? (fast ? Self.fastCascade : Self.accurateCascade)
-        scaleFactor = fast ? 1.2 : 1.1
+        cascadePath = settings.cascadePath ?? (settings.fast ? Self.fastCascade : Self.accurateCascade)
+        scaleFactor = settings.fast ? 1.2 : 1.1
         minNeighbors = 3
-        minFaceSize = max(0, Int(configuration.minFaceSize.isFinite ? configuration.minFaceSize.rounded(.up) : 0))
-        minConfidence = configuration.threshold ?? 0
+        self.minFaceSize = max(0, Int(minFaceSize.isFinite ? minFaceSize.rounded(.up) : 0))
+        minConfidence = threshold ?? 0
         threads = nil
         findFacialFeatures = true
     }

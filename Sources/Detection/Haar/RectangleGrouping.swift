@@ -1,22 +1,4 @@
-/// An integer rectangle in frame pixels, as the cascade scan produces them.
-package struct PixelRect: Sendable, Equatable, Hashable {
-    /// Left edge.
-    package var x: Int
-    /// Top edge.
-    package var y: Int
-    /// Width.
-    package var width: Int
-    /// Height.
-    package var height: Int
-
-    /// Creates a rectangle.
-    package init(x: Int, y: Int, width: Int, height: Int) {
-        self.x = x
-        self.y = y
-        self.width = width
-        self.height = height
-    }
-}
+import FaceCore
 
 /// A grouped detection: the averaged rectangle and how many raw windows it merges.
 package struct CascadeDetection: Sendable, Equatable {
@@ -41,7 +23,7 @@ package enum RectangleGrouping {
         }
         let labels = partition(rects, eps: eps)
         let classCount = (labels.max() ?? -1) + 1
-        var sums = [PixelRect](repeating: PixelRect(x: 0, y: 0, width: 0, height: 0), count: classCount)
+        var sums = [(x: Int, y: Int, width: Int, height: Int)](repeating: (0, 0, 0, 0), count: classCount)
         var counts = [Int](repeating: 0, count: classCount)
         for (i, label) in labels.enumerated() {
             sums[label].x += rects[i].x

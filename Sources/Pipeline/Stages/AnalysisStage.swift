@@ -10,35 +10,40 @@ import Synchronization
 /// Adaptive detection plans a frame in two parts (`DetectionPlanner`, `CropPlanner`): its keyframe
 /// and tile start on a free lane as soon as the frame is decoded, its crops once the tracks they
 /// follow are known; the part that finishes last merges both.
-final class AnalysisStage: FrameStage {
-    private let pool: LanePool
+final class AnalysisStage: Sendable {
+    private let pool: LanePool<Lane>
     private let state: RunState
     private let inOrder: Reorderer<FrameJob>
-    private let detection: DetectionPlan
+    private let every: Int
+    private let filter: DetectionFilter
     private let clock: StageClock
     private let imagePool: ImagePool
     /// Passes run, by kind, and crops or tiles that failed and fell back to a whole-frame pass.
-    let counts = Mutex(PassCounts())
+    private let counts = Mutex((passes: DetectionPassCounts(), fallbacks: 0))
 
-    init(lanes: LanePool, detection: DetectionPlan, pool: ImagePool, state: RunState, next: FrameStage) {
+    /// Detects on every `every`-th frame, keeps what `filter` keeps, hands frames to `next` in order.
+    init(lanes: LanePool<Lane>, every: Int, filter: DetectionFilter, pool: ImagePool, state: RunState, clock: StageClock,
+         next: @escaping FrameHandoff) {
         self.pool = lanes
         self.state = state
-        inOrder = Reorderer { next.accept($0) }
-        clock = state.clock
-        self.detection = detection
+        inOrder = Reorderer(emit: next)
+        self.clock = clock
+        self.every = max(1, every)
+        self.filter = filter
         imagePool = pool
     }
 
     /// A frame planned at once (full detection, or no detection on this frame): all on one lane.
     func accept(_ job: FrameJob) {
-        let detects = job.index % detection.every == 0
+        var job = job
+        let detects = job.index % every == 0
         job.found = FoundFaces(parts: 1)
         run(job, passes: detects ? (job.plan ?? Self.nativePlan(job)).passes : nil)
     }
 
-    /// Adaptive, from the reader: starts the passes planned so far (keyframe, tile), if any; the
-    /// rest comes with `acceptRest`.
-    func acceptAhead(_ job: FrameJob) {
+    /// Adaptive, from the reader: starts the passes planned so far (keyframe, tile), if any, and
+    /// gives `job` the place where its parts meet; the rest comes with `acceptRest`.
+    func acceptAhead(_ job: inout FrameJob) {
         let passes = job.plan?.passes ?? []
         job.found = FoundFaces(parts: passes.isEmpty ? 1 : 2)
         if !passes.isEmpty { run(job, passes: passes) }
@@ -47,17 +52,27 @@ final class AnalysisStage: FrameStage {
     /// Adaptive, from the crop planner, with the plan complete: runs the passes `acceptAhead` did
     /// not start (crops, and a whole-frame pass while a track is uncertain).
     func acceptRest(_ job: FrameJob, passes: [ScheduledPass]) {
-        run(job, passes: passes)
+        run(job, passes: passes, completesPlan: true)
+    }
+
+    /// Adds the passes run, the fallbacks and the lanes' invalid detections to `summary`.
+    func summarize(into summary: inout ProcessingSummary) {
+        (summary.detectionPasses, summary.fallbacks) = counts.withLock { $0 }
+        summary.invalidDetections = pool.sum(\.invalidDetections)
     }
 
     /// Runs `passes` (nil: no detection on this frame) on a free lane; the frame's last part
     /// merges every part's faces, analyses them and hands the frame on in order.
-    private func run(_ job: FrameJob, passes: [ScheduledPass]?) {
-        pool.submit(frame: job.index) { [self] lane in
+    private func run(_ job: FrameJob, passes: [ScheduledPass]?, completesPlan: Bool = false) {
+        pool.submit(item: job.index) { [self] lane in
             var part = FoundFaces.Part()
             if let passes, lane.detector != nil { state.attempt { part = try detect(passes, on: job, lane: lane) } }
+            if completesPlan { part.completePlan = job.plan }
             guard let all = job.found!.add(part) else { return }
-            state.attempt { try finish(job, all, lane: lane) }
+            var job = job
+            // Whichever part finishes last goes on with the whole plan.
+            job.plan = all.completePlan ?? job.plan
+            state.attempt { try finish(&job, all, lane: &lane) }
             inOrder.submit(job, index: job.index)
         }
     }
@@ -84,30 +99,30 @@ final class AnalysisStage: FrameStage {
 
     /// Merges the parts' faces (whole-frame pass first, then crops, then tiles: the same order
     /// whichever part finished first), filters and analyses them.
-    private func finish(_ job: FrameJob, _ all: FoundFaces.Part, lane: Lane) throws {
+    private func finish(_ job: inout FrameJob, _ all: FoundFaces.Part, lane: inout Lane) throws {
         guard all.detected, let detector = lane.detector else { return }
         let plan = job.plan ?? Self.nativePlan(job)
-        var local = all.counts
+        var passes = all.counts
+        var fallbacks = 0
         var merger = DetectionMerger(width: plan.frameWidth, height: plan.frameHeight)
         for found in all.found.sorted(by: { $0.pass.kind.mergeRank < $1.pass.kind.mergeRank }) {
             merger.add(found.faces, from: found.pass)
         }
-        if all.failed && local.full == 0, let whole = plan.wholeFrame {
+        if all.failed && passes.full == 0, let whole = plan.wholeFrame {
             let found = try detect(whole, on: job, lane: lane)
             merger.add(found.faces, from: found.pass)
-            local.full += 1
-            local.fallbacks += 1
+            passes.full += 1
+            fallbacks += 1
         }
-        counts.withLock { $0.add(local) }
+        counts.withLock {
+            $0.passes.add(passes)
+            $0.fallbacks += fallbacks
+        }
         var faces = merger.merged()
-        let before = faces.count
-        faces.removeAll { !$0.isValid }
-        lane.invalidDetections += before - faces.count
-        try DetectorOutputCheck.check(faces, frame: job.index, detector: detector.name)
-        faces.sort { $0.confidence > $1.confidence }
-        if let limit = detection.maxFaces, faces.count > limit { faces.removeLast(faces.count - limit) }
+        lane.invalidDetections += try filter.keep(&faces, frame: job.index, detector: detector.name)
         if let analyzer = lane.analyzer {
-            let upright = try clock.time(.convert) { try job.uprightImage(converter: lane.converter, pool: imagePool) }
+            let converter = lane.converter
+            let upright = try clock.time(.convert) { try job.uprightImage(converter: converter, pool: imagePool) }
             try clock.time(.attributes) { try analyzer.analyze(&faces, in: upright) }
         }
         job.detections = faces
@@ -145,17 +160,20 @@ final class FoundFaces: Sendable {
 
     struct Part: Sendable {
         var found: [Found] = []
-        var counts = PassCounts()
+        var counts = DetectionPassCounts()
         /// A crop or tile failed.
         var failed = false
         /// The detector ran (false for a frame `--detect-every` skips).
         var detected = false
+        /// The frame's plan with its crops, from the part `acceptRest` started.
+        var completePlan: FramePlan?
 
         mutating func add(_ other: Part) {
             found += other.found
             counts.add(other.counts)
             failed = failed || other.failed
             detected = detected || other.detected
+            completePlan = other.completePlan ?? completePlan
         }
     }
 
@@ -186,24 +204,10 @@ private extension ScheduledPass.Kind {
     }
 }
 
-/// When and how much the analysis stage detects.
-struct DetectionPlan: Sendable {
-    /// Detect on every Nth frame (1 = every frame).
-    var every: Int
-    /// Keep the N most confident faces.
-    var maxFaces: Int?
-}
-
-/// How many detector passes of each kind a run made.
-struct PassCounts: Sendable {
-    var full = 0, crops = 0, tiles = 0
-    /// Crops or tiles that failed and were replaced by a whole-frame pass.
-    var fallbacks = 0
-
-    mutating func add(_ other: PassCounts) {
+extension DetectionPassCounts {
+    mutating func add(_ other: DetectionPassCounts) {
         full += other.full
         crops += other.crops
         tiles += other.tiles
-        fallbacks += other.fallbacks
     }
 }

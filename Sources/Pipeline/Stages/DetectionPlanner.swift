@@ -30,6 +30,11 @@ struct DetectionPlanner {
         self.board = board
     }
 
+    /// Adds the shot cuts found to `summary`.
+    func summarize(into summary: inout ProcessingSummary) {
+        summary.shotCuts = cutCount
+    }
+
     /// The plan for `job` (adaptive: its keyframe and tile; the crops come later); `nil` when the
     /// run failed while waiting for the forecasts.
     mutating func plan(for job: FrameJob, failed: () -> Bool) throws -> FramePlan? {
@@ -98,28 +103,31 @@ struct CropPlanner {
 
 /// Runs the `CropPlanner` on its own serial queue, so the reader can go on decoding and starting
 /// keyframes while a frame's crops wait for the tracks they follow.
-final class CropPlanning: @unchecked Sendable {
-    private let queue = DispatchQueue(label: "facetrack.crops")
-    /// Only used on `queue`.
-    private var planner: CropPlanner
+final class CropPlanning: Sendable {
+    private let planner: QueueBound<CropPlanner>
     private let state: RunState
+    private let clock: StageClock
 
-    init(geometry: DetectionGeometry, configuration: SchedulerConfiguration, board: ForecastBoard, state: RunState) {
-        planner = CropPlanner(geometry: geometry, configuration: configuration, board: board)
+    init(geometry: DetectionGeometry, configuration: SchedulerConfiguration, board: ForecastBoard, state: RunState,
+         clock: StageClock) {
+        planner = QueueBound(CropPlanner(geometry: geometry, configuration: configuration, board: board),
+                             queue: DispatchQueue(label: "facetrack.crops"))
         self.state = state
+        self.clock = clock
     }
 
     /// Completes `job`'s plan (made by `DetectionPlanner`, whose passes `analyse.acceptAhead`
     /// started) and hands the passes added to `analyse`.
     func plan(_ job: FrameJob, then analyse: AnalysisStage) {
-        let ahead = job.plan
-        queue.async { [self] in
+        planner.async { [state, clock] planner in
+            var job = job
             var added: [ScheduledPass] = []
-            if var plan = ahead {
+            if let ahead = job.plan {
+                var plan = ahead
                 state.attempt {
-                    let complete = state.clock.time(.detect) { planner.addCrops(to: &plan, of: job, failed: { state.isFailed }) }
+                    let complete = clock.time(.detect) { planner.addCrops(to: &plan, of: job, failed: { state.isFailed }) }
                     guard complete else { return }
-                    added = plan.passes.filter { !ahead!.passes.contains($0) }
+                    added = plan.passes.filter { !ahead.passes.contains($0) }
                     job.plan = plan
                 }
             }

@@ -15,19 +15,28 @@ import Tracking
 /// - Neither for the first `lanes` frames of a shot (stale): the scheduler looks at the whole frame.
 ///
 /// The forecast for frame `n` is the source's tracks moved on `n - source` frames at their
-/// filters' velocity. A planner waits when the tracking stage has not reached the source yet.
+/// filters' velocity. A planner waits when the tracking stage has not reached the source yet; each
+/// post wakes every waiter (two planners may wait at once, for different sources).
 final class ForecastBoard: Sendable {
+    private struct State {
+        /// Forecasts posted after each tracked frame, for 1 ... reach frames ahead.
+        var posted: [Int: [[TrackForecast]]] = [:]
+        /// One semaphore per waiting planner, signalled by the next post.
+        var waiting: [DispatchSemaphore] = []
+    }
+
     /// The shortest distance from a source to the frame planned from it.
     let lanes: Int
     /// The longest distance: the most frames a forecast reaches ahead.
     let reach: Int
-    /// Forecasts posted after each tracked frame, for 1 ... reach frames ahead.
-    private let posted = Mutex<[Int: [[TrackForecast]]]>([:])
-    private let arrived = DispatchSemaphore(value: 0)
+    /// How often a waiting planner looks whether the run failed.
+    private let failureCheck: DispatchTimeInterval
+    private let state = Mutex(State())
 
-    init(lanes: Int, reach: Int) {
+    init(lanes: Int, reach: Int, failureCheck: DispatchTimeInterval = .milliseconds(50)) {
         self.lanes = max(1, lanes)
         self.reach = max(self.lanes, reach)
+        self.failureCheck = failureCheck
     }
 
     /// The frame whose tracks decide frame `frame`'s keyframe and tile, when the last cut (or the
@@ -47,8 +56,12 @@ final class ForecastBoard: Sendable {
     /// are expected `k` frames later.
     func post(after frame: Int, _ forecast: (Int) -> [TrackForecast]) {
         let ahead = (1...reach).map(forecast)
-        posted.withLock { $0[frame] = ahead }
-        arrived.signal()
+        let waiting = state.withLock { state in
+            state.posted[frame] = ahead
+            defer { state.waiting.removeAll() }
+            return state.waiting
+        }
+        for waiter in waiting { waiter.signal() }
     }
 
     /// The forecasts for frame `frame` made after tracking `source`: waits for them, or returns
@@ -57,14 +70,18 @@ final class ForecastBoard: Sendable {
     func forecasts(for frame: Int, from source: Int, gaveUp: () -> Bool) -> [TrackForecast]? {
         precondition(frame > source && frame - source <= reach, "forecast \(frame - source) frames ahead")
         while true {
-            let found = posted.withLock { posted -> [TrackForecast]? in
-                guard let ahead = posted[source] else { return nil }
-                if posted.count > 4 * reach { posted = posted.filter { $0.key >= source - 2 * reach } }
+            let wake = DispatchSemaphore(value: 0)
+            let found = state.withLock { state -> [TrackForecast]? in
+                guard let ahead = state.posted[source] else {
+                    state.waiting.append(wake)
+                    return nil
+                }
+                if state.posted.count > 4 * reach { state.posted = state.posted.filter { $0.key >= source - 2 * reach } }
                 return ahead[frame - source - 1]
             }
             if let found { return found }
             if gaveUp() { return nil }
-            _ = arrived.wait(timeout: .now() + .milliseconds(50))
+            _ = wake.wait(timeout: .now() + failureCheck)
         }
     }
 }

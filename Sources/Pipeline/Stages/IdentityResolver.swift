@@ -53,7 +53,7 @@ final class IdentityResolver {
 
     /// Embeds what the index wants on this frame, feeds it every detected face and rewrites the
     /// rows' track IDs to identities. `live` lists the tracker's serials after this frame.
-    func resolve(_ rows: inout [TrackedFace], job: FrameJob, live: Set<Int>) throws {
+    func resolve(_ rows: inout [TrackedFace], job: inout FrameJob, live: Set<Int>) throws {
         for serial in tracked where !live.contains(serial) {
             index.end(track: serial)
             identities.removeValue(forKey: serial)

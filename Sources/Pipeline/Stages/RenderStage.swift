@@ -9,35 +9,37 @@ import Synchronization
 /// else on the frame converted by one libswscale call. A frame with nothing to draw goes to the
 /// encoder as decoded. Only renderers other than `OverlayRenderer` (a library user's own) and
 /// pictures `YUVImage` cannot describe take the BGRA round trip.
-final class RenderStage: FrameStage {
-    private let lanes: LaneDispatch
+final class RenderStage: Sendable {
+    private let lanes: InOrderLanes<Lane, FrameJob>
     private let renderer: FrameRenderer?
     /// The YUV renderer for the last encoding seen (colours are converted once per encoding).
     private let yuvRenderer: Mutex<YUVOverlayRenderer?>
     /// Whether faces that are not written are drawn too (anonymisation hides every face found).
     private let drawsHidden: Bool
-    private let encoder: EncodeStage
+    /// The encoder's frames, for pictures it cannot take as decoded.
+    private let frames: OutputFramePool
     private let pool: ImagePool
     private let clock: StageClock
 
-    init(lanes: LanePool, renderer: FrameRenderer?, drawsHidden: Bool, encoder: EncodeStage, pool: ImagePool, state: RunState) {
-        self.lanes = LaneDispatch(pool: lanes, state: state, next: encoder)
+    init(lanes: LanePool<Lane>, renderer: FrameRenderer?, drawsHidden: Bool, frames: OutputFramePool, pool: ImagePool,
+         state: RunState, clock: StageClock, next: @escaping FrameHandoff) {
+        self.lanes = InOrderLanes(pool: lanes, run: state, next: next)
         self.renderer = renderer
         self.drawsHidden = drawsHidden
-        self.encoder = encoder
+        self.frames = frames
         self.pool = pool
         yuvRenderer = Mutex(nil)
-        clock = state.clock
+        self.clock = clock
     }
 
     func accept(_ job: FrameJob) {
-        lanes.run(job) { [self] job, lane in try render(job, lane: lane) }
+        lanes.submit(job, index: job.index) { [self] job, lane in try render(&job, lane: lane) }
     }
 
-    private func render(_ job: FrameJob, lane: Lane) throws {
+    private func render(_ job: inout FrameJob, lane: Lane) throws {
         let hidden = drawsHidden ? job.hidden : []
         let draws = renderer != nil && !(job.faces.isEmpty && hidden.isEmpty)
-        let direct = encoder.acceptsDirectly(job.frame)
+        let direct = frames.acceptsDirectly(job.frame)
         guard draws || !direct else { return }
         let overlay = renderer as? OverlayRenderer
         if overlay != nil || !draws {
@@ -46,7 +48,7 @@ final class RenderStage: FrameStage {
                 try clock.time(.convert) { try job.frame.makeWritable() }
                 target = job.frame
             } else {
-                target = try encoder.outputFrame()
+                target = try frames.take()
                 try clock.time(.convert) { try lane.converter.convert(job.frame, into: target) }
                 job.output = target
             }
@@ -62,7 +64,7 @@ final class RenderStage: FrameStage {
         let upright = try clock.time(.convert) { try job.uprightImage(converter: lane.converter, pool: pool) }
         clock.time(.render) { renderer?.render(job.faces, hiding: hidden, on: upright) }
         guard let stored = clock.time(.convert, { job.storedImage() }) else { return }
-        let output = try encoder.outputFrame()
+        let output = try frames.take()
         try clock.time(.convert) { try lane.converter.convertFromBGRA(stored, into: output) }
         job.output = output
     }

@@ -7,7 +7,7 @@ import Tracking
 
 /// What the tracking stage needs to look back for a newly confirmed track (adaptive detection):
 /// its own detector and sampler (used on the stage's queue only), and the crop geometry.
-final class Backfill: @unchecked Sendable {
+final class Backfill {
     let detector: FaceDetector
     let geometry: DetectionGeometry
     let sampler = FrameSampler()
@@ -44,11 +44,10 @@ final class Backfill: @unchecked Sendable {
 /// reader's scheduler, the look-ahead window that decides what is written, then smoothing,
 /// per-track decisions such as attribute hysteresis, statistics and every per-frame output (CSV,
 /// MOT, landmarks). Frames leave the stage `lookahead` frames after they came in, and the rest at
-/// the end of the input.
-final class TrackingStage: FrameStage {
-    private let queue = DispatchQueue(label: "facetrack.track")
-    /// `@unchecked Sendable`: everything in it is used on `queue` only.
-    private final class Serial: @unchecked Sendable {
+/// the end of the input. The stage lives on one queue (`QueueBound<TrackingStage>`); its methods
+/// run there, one at a time.
+final class TrackingStage {
+    private struct Serial {
         let tracker: Tracker?
         let faceProcessor: TrackedFaceProcessor?
         let outputs: [FrameOutput]
@@ -67,50 +66,71 @@ final class TrackingStage: FrameStage {
             self.smoothing = smoothing
         }
     }
-    private let serial: Serial
+    private var serial: Serial
     private let board: ForecastBoard?
     private let backfill: Backfill?
     private let state: RunState
-    private let next: FrameStage
-    /// The statistics of the rows written, read after the run.
-    let statistics = Mutex(TrackStatistics())
+    private let clock: StageClock
+    private let next: FrameHandoff
+    /// The statistics of the rows written.
+    private var statistics = TrackStatistics()
+    /// Face rows written.
+    private var faceCount = 0
 
     /// `smoothing` fills the drawn copy of each written row; `board` receives the tracker's
     /// forecasts (adaptive detection).
     init(tracker: Tracker?, faceProcessor: TrackedFaceProcessor?, outputs: [FrameOutput], lookahead: Int,
          smoothing: TrackSmoothing?, board: ForecastBoard?, backfill: Backfill?, identity: IdentityResolver? = nil,
-         state: RunState, next: FrameStage) {
+         state: RunState, clock: StageClock, next: @escaping FrameHandoff) {
         serial = Serial(tracker: tracker, faceProcessor: faceProcessor, outputs: outputs, lookahead: lookahead,
                         smoothing: smoothing)
         serial.identity = identity
         self.board = board
         self.backfill = backfill
         self.state = state
+        self.clock = clock
         self.next = next
     }
 
-    /// Waits until the blocks queued so far have run (none still holds the outputs after a run).
-    func drain() { queue.sync {} }
-
     func accept(_ job: FrameJob) {
-        queue.async { [self] in
-            var rows: [TrackedFace] = []
-            state.attempt { rows = state.clock.time(.track) { track(job) } }
-            if let board { board.post(after: job.index) { [tracker = serial.tracker] in tracker?.forecast(steps: $0) ?? [] } }
-            serial.accepted += 1
-            let leaving = serial.buffer.push(frame: job.index, time: job.time, rows: rows, payload: job)
-            if let backfill { state.clock.time(.detect) { lookBack(for: rows, with: backfill) } }
-            state.clock.time(.track) { for out in leaving { write(out) } }
-            flushIfComplete()
-        }
+        var job = job
+        var rows: [TrackedFace] = []
+        state.attempt { rows = clock.time(.track) { track(&job) } }
+        if let board { board.post(after: job.index) { [tracker = serial.tracker] in tracker?.forecast(steps: $0) ?? [] } }
+        serial.accepted += 1
+        let leaving = serial.buffer.push(frame: job.index, time: job.time, rows: rows, payload: job)
+        if let backfill { clock.time(.detect) { lookBack(for: rows, with: backfill) } }
+        clock.time(.track) { for out in leaving { write(out) } }
+        flushIfComplete()
     }
 
     /// Tells the stage how many frames the input had; the frames still held go out once all came in.
     func endOfInput(frames: Int) {
-        queue.async { [self] in
-            serial.expected = frames
-            flushIfComplete()
+        serial.expected = frames
+        flushIfComplete()
+    }
+
+    /// Adds the faces written, the tracks and the faces embedded to `summary`; returns the
+    /// written tracks' summaries (`--tracks-summary`), with the names of known people.
+    func summarize(into summary: inout ProcessingSummary) -> TrackingSummary {
+        var tracking = TrackingSummary(confirmedTrackCount: serial.tracker?.confirmedTrackCount ?? 0,
+                                       longestTrackFrameCount: statistics.longestTrackFrameCount,
+                                       droppedDetectionCount: serial.tracker?.droppedDetectionCount ?? 0,
+                                       tracks: statistics.summaries)
+        if let resolver = serial.identity {
+            for i in tracking.tracks.indices {
+                guard let person = resolver.personOfIdentity[tracking.tracks[i].id] else { continue }
+                tracking.tracks[i].person = person.name
+                tracking.tracks[i].personDistance = Double(person.distance)
+            }
+            // Tracks that continued an earlier one share its ID: count the IDs.
+            tracking.confirmedTrackCount = tracking.tracks.count
+            summary.embeddedFaces = resolver.embeddingCount
         }
+        summary.faces = faceCount
+        summary.tracks = tracking.confirmedTrackCount
+        summary.longestTrack = tracking.longestTrackFrameCount
+        return tracking
     }
 
     private func flushIfComplete() {
@@ -119,12 +139,12 @@ final class TrackingStage: FrameStage {
             let published = serial.identity?.identity(of: track, trackerID: id, time: serial.identity?.lastTime ?? 0) ?? id
             serial.buffer.assign(id: published, to: track)
         }
-        state.clock.time(.track) { for out in serial.buffer.flush() { write(out) } }
+        clock.time(.track) { for out in serial.buffer.flush() { write(out) } }
         serial.expected = nil
     }
 
     /// The tracker's rows for one frame (all of them: the look-ahead decides what is written).
-    private func track(_ job: FrameJob) -> [TrackedFace] {
+    private func track(_ job: inout FrameJob) -> [TrackedFace] {
         guard let tracker = serial.tracker else {
             return (job.detections ?? []).map { TrackedFace(observation: $0, trackID: nil) }
         }
@@ -139,7 +159,7 @@ final class TrackingStage: FrameStage {
             rows = tracker.update(frame: job.index, time: job.time, detections: job.detections)
         }
         if let identity = serial.identity {
-            state.attempt { try identity.resolve(&rows, job: job, live: Set(tracker.forecast(steps: 0).map(\.serial))) }
+            state.attempt { try identity.resolve(&rows, job: &job, live: Set(tracker.forecast(steps: 0).map(\.serial))) }
         }
         return rows
     }
@@ -156,7 +176,7 @@ final class TrackingStage: FrameStage {
 
     /// Finishes a frame leaving the look-ahead window and hands it on.
     private func write(_ out: LookaheadBuffer<FrameJob>.Frame) {
-        let job = out.payload
+        var job = out.payload
         job.faces = serial.tracker == nil ? out.faces + out.hidden : out.faces
         job.hidden = serial.tracker == nil ? [] : out.hidden
         if let identity = serial.identity {
@@ -166,10 +186,10 @@ final class TrackingStage: FrameStage {
         state.attempt {
             serial.smoothing?.smooth(&job.faces, frame: job.index, time: job.time)
             serial.faceProcessor?.process(&job.faces, frame: job.index)
-            statistics.withLock { $0.add(frame: job.index, time: job.time, rows: job.faces) }
-            state.addFaces(job.faces.count)
+            statistics.add(frame: job.index, time: job.time, rows: job.faces)
+            faceCount += job.faces.count
             for output in serial.outputs { try output.write(frame: job.index, time: job.time, faces: job.faces) }
         }
-        next.accept(job)
+        next(job)
     }
 }

@@ -35,7 +35,7 @@ struct IdentityOptions: OptionGroup {
             throw UsageError("--reid and --no-reid contradict each other: give one")
         }
         // Fast mode leaves the embedding model out (loading it and embedding on the serial
-        // tracking stage took a third of a fast CSV run on a 10 s 720p clip); --reid brings it back.
+        // tracking stage is a large share of a fast run: docs/identity.md); --reid brings it back.
         let fast = try arguments.value(DetectorOptions.accuracy) == .low
         settings.reidentify = arguments.isSet(Self.reid) || (!fast && !arguments.isSet(Self.noReid))
         if let threshold = try arguments.value(Self.reidThreshold) { settings.reidThreshold = threshold }

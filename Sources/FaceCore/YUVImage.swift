@@ -27,7 +27,7 @@ package enum YUVColorMatrix: Sendable, CaseIterable {
     case fcc
 
     /// The luma weights of red and blue, (Kr, Kb); green's is 1 − Kr − Kb.
-    var weights: (red: Double, blue: Double) {
+    package var weights: (red: Double, blue: Double) {
         switch self {
         case .bt601: return (0.299, 0.114)
         case .bt709: return (0.2126, 0.0722)
@@ -68,9 +68,9 @@ package struct YUVEncoding: Sendable, Equatable {
     package static let bitDepths: ClosedRange<Int> = 8...16
 
     /// The largest sample value.
-    var maxValue: Int { (1 << bitDepth) - 1 }
+    package var maxValue: Int { (1 << bitDepth) - 1 }
     /// Bytes per sample.
-    var bytesPerSample: Int { bitDepth > 8 ? 2 : 1 }
+    package var bytesPerSample: Int { bitDepth > 8 ? 2 : 1 }
 }
 
 /// A planar YUV picture in memory someone else owns (the planes of an `AVFrame` in the encoder's
@@ -89,9 +89,9 @@ package struct YUVImage: @unchecked Sendable {
     /// Matrix, range and bit depth of the samples.
     package let encoding: YUVEncoding
     /// First byte of the first row of Y, Cb and Cr.
-    let planes: (UnsafeMutableRawPointer, UnsafeMutableRawPointer, UnsafeMutableRawPointer)
+    package let planes: (UnsafeMutableRawPointer, UnsafeMutableRawPointer, UnsafeMutableRawPointer)
     /// Bytes from one row to the next in Y, Cb and Cr.
-    let strides: (Int, Int, Int)
+    package let strides: (Int, Int, Int)
 
     /// A view of three planes, or `nil` when the description cannot be right: no pixels, a bit
     /// depth outside `YUVEncoding.bitDepths`, a stride shorter than a row, or 16-bit samples that

@@ -22,7 +22,25 @@ private final class FrameNumberDetector: FaceDetector {
     }
 }
 
-final class VideoProcessorTests: XCTestCase {
+/// Runs `job` with a test's detector, which sees each frame whole at its own size.
+@discardableResult
+func runPipeline(_ job: FaceTrackJob, detector: @escaping () -> FaceDetector, outputs: [FrameOutput] = []) throws
+    -> ProcessingSummary {
+    var builder = PipelineBuilder(job: job, input: try VideoReader(path: job.input, threads: job.threads), outputs: outputs)
+    builder.makeDetector = detector
+    builder.geometry = nil
+    var pipeline = try builder.build()
+    return try pipeline.run().summary
+}
+
+/// A detector whose every call throws `Broken`.
+final class FailingDetector: FaceDetector {
+    struct Broken: Error {}
+    let name = "failing"
+    func detect(in image: BGRAImage) throws -> [FaceObservation] { throw Broken() }
+}
+
+final class VideoPipelineTests: XCTestCase {
     /// 30 frames whose grey level rises by 8 a frame, losslessly coded in RGB.
     private func makeRamp(_ folder: TemporaryFolder) throws -> String {
         let clip = folder.file("ramp.mkv")
@@ -31,18 +49,21 @@ final class VideoProcessorTests: XCTestCase {
         return clip
     }
 
+    /// The ramp, one face a frame kept, tracks from the first detection at or above 0.8.
+    private func rampJob(_ clip: String, threads: Int, detectEvery: Int = 1) -> FaceTrackJob {
+        var job = FaceTrackJob(input: clip, threads: threads)
+        job.detection.maxFaces = 1
+        job.detection.detectEvery = detectEvery
+        job.detection.threshold = 0.8
+        job.tracking.minHits = 1
+        return job
+    }
+
     func testResultsComeBackInFrameOrderAndInvalidBoxesAreDropped() throws {
         let folder = try TemporaryFolder()
-        let clip = try makeRamp(folder)
         let csv = folder.file("tracks.csv")
         let writer = try TrackCSVWriter(path: csv)
-        var parts = VideoProcessor.Parts(input: clip, demuxer: try Demuxer(path: clip), threads: 3)
-        parts.detection = DetectionPlan(every: 1, maxFaces: 1)
-        parts.detectorFactory = { FrameNumberDetector() }
-        parts.tracker = Tracker(configuration: TrackerConfiguration(minHits: 1, highThreshold: 0.8))
-        parts.lookahead = 3
-        parts.outputs = [writer]
-        let summary = try VideoProcessor(parts).run()
+        let summary = try runPipeline(rampJob(try makeRamp(folder), threads: 3), detector: { FrameNumberDetector() }, outputs: [writer])
         try writer.finish()
         XCTAssertEqual(summary.frames, 30)
         XCTAssertEqual(summary.faces, 30, "max-faces 1 keeps one face a frame")
@@ -55,18 +76,10 @@ final class VideoProcessorTests: XCTestCase {
 
     func testDetectEveryRunsTheDetectorOnEveryNthFrame() throws {
         let folder = try TemporaryFolder()
-        let clip = try makeRamp(folder)
         let csv = folder.file("tracks.csv")
         let writer = try TrackCSVWriter(path: csv)
-        var parts = VideoProcessor.Parts(input: clip, demuxer: try Demuxer(path: clip), threads: 2)
-        parts.detection = DetectionPlan(every: 4, maxFaces: 1)
-        parts.detectorFactory = { FrameNumberDetector() }
-        var configuration = TrackerConfiguration(minHits: 1, highThreshold: 0.8)
-        configuration.reportMissedFrames = 5
-        parts.tracker = Tracker(configuration: configuration)
-        parts.lookahead = 5
-        parts.outputs = [writer]
-        _ = try VideoProcessor(parts).run()
+        try runPipeline(rampJob(try makeRamp(folder), threads: 2, detectEvery: 4), detector: { FrameNumberDetector() },
+                        outputs: [writer])
         try writer.finish()
         let rows = try String(contentsOfFile: csv, encoding: .utf8).split(separator: "\n").dropFirst()
             .map { $0.split(separator: ",", omittingEmptySubsequences: false) }
@@ -76,19 +89,14 @@ final class VideoProcessorTests: XCTestCase {
     }
 
     func testDetectorErrorStopsTheRunAndLeavesNoOutput() throws {
-        struct Broken: Error {}
-        final class FailingDetector: FaceDetector {
-            let name = "failing"
-            func detect(in image: BGRAImage) throws -> [FaceObservation] { throw Broken() }
-        }
         let folder = try TemporaryFolder()
         let clip = try makeRamp(folder)
-        var parts = VideoProcessor.Parts(input: clip, demuxer: try Demuxer(path: clip), threads: 0)
-        parts.video = (folder.file("out.mp4"), EncoderSettings())
-        parts.outputs = [try TrackCSVWriter(path: folder.file("t.csv"))]
-        parts.detectorFactory = { FailingDetector() }
-        XCTAssertThrowsError(try VideoProcessor(parts).run()) { XCTAssertTrue($0 is Broken) }
-        parts.outputs = []
+        let job = FaceTrackJob(input: clip, outputs: JobOutputs(video: folder.file("out.mp4")))
+        var outputs: [FrameOutput] = [try TrackCSVWriter(path: folder.file("t.csv"))]
+        XCTAssertThrowsError(try runPipeline(job, detector: { FailingDetector() }, outputs: outputs)) {
+            XCTAssertTrue($0 is FailingDetector.Broken)
+        }
+        outputs = []
         XCTAssertEqual(folder.contents(), ["ramp.mkv"])
     }
 }

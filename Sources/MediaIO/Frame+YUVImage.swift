@@ -1,13 +1,12 @@
 internal import CFFmpeg
-import MediaIO
-import Rendering
+import FaceCore
 
 extension Frame {
     /// A view of this frame's planes for drawing in YUV, or `nil` when the format is not planar
     /// YUV with three planes that `YUVImage` describes (NV12, packed and RGB formats, 4:1:1, 4:4:0,
     /// big-endian samples): those are drawn on the BGRA path. Matrix and range are the frame's
     /// tags, read as `PixelConverter` reads them (untagged: BT.709 from 720 lines, else BT.601).
-    var yuvImage: YUVImage? {
+    package var yuvImage: YUVImage? {
         guard let descriptor = av_pix_fmt_desc_get(pixelFormat) else { return nil }
         let d = descriptor.pointee
         let unsupported = UInt64(AV_PIX_FMT_FLAG_RGB | AV_PIX_FMT_FLAG_PAL | AV_PIX_FMT_FLAG_BITSTREAM | AV_PIX_FMT_FLAG_HWACCEL

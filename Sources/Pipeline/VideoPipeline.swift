@@ -1,0 +1,218 @@
+import Attributes
+import Detection
+import Dispatch
+import FaceCore
+import Foundation
+import Identity
+import MediaIO
+import Rendering
+import Scheduling
+import Tracking
+
+/// Makes one run's stages straight from the job (`FaceTrackJob.run`): detectors, analyzers and
+/// the encoder are created here, so a missing model or an unwritable output fails before any frame
+/// is read. Its seams (`makeDetector`, `geometry`, `renderer`) default to what the job says; tests
+/// put their own detector or renderer there.
+struct PipelineBuilder {
+    /// The job whose settings make the stages.
+    let job: FaceTrackJob
+    /// The opened input.
+    let input: VideoReader
+    /// Written in frame order by the tracking stage; finished by the caller.
+    var outputs: [FrameOutput]
+    /// Re-identification, known people and --keep/--only (`IdentityResolver`); `nil` for none.
+    var identity: (settings: IdentitySettings, model: FaceEmbeddingModel, known: KnownPeople?)?
+    /// Stops reading new frames when set; frames already read are finished.
+    var stop = StopSignal()
+    /// Called with the count of finished frames after each frame.
+    var progress: (@Sendable (Int) -> Void)?
+    /// Makes one detector per lane, and one for the look-back; `nil` runs without detection.
+    var makeDetector: () throws -> FaceDetector?
+    /// How each frame's passes are sized and planned; `nil` runs the detector on the whole frame at
+    /// its own size (no planning, no shot cuts).
+    var geometry: DetectionGeometry?
+    /// What draws on the output video; `nil` encodes the frames as decoded.
+    var renderer: FrameRenderer?
+
+    init(job: FaceTrackJob, input: VideoReader, outputs: [FrameOutput] = []) {
+        self.job = job
+        self.input = input
+        self.outputs = outputs
+        let detection = job.detection
+        let threshold = job.tracking.detectorThreshold(reportingAt: detection.effectiveThreshold)
+        // One inference per lane: the lanes already keep every core busy, and splitting a frame's
+        // inference as well put twice as many threads as cores to work (the runtime's workers spin
+        // between steps). A still image is one frame: its inference gets every core.
+        let threads = input.isStillImage ? job.laneCount : 1
+        makeDetector = { try detection.makeDetector(threshold: threshold, threads: threads) }
+        geometry = detection.detector.geometry
+        renderer = job.overlay.draws ? OverlayRenderer(configuration: job.overlay) : nil
+    }
+
+    /// The stages, wired back to front.
+    func build() throws -> VideoPipeline {
+        let job = self.job
+        let fps = input.framesPerSecond ?? VideoTiming.assumedFramesPerSecond
+        let adaptive = geometry != nil && job.detection.mode == .adaptive
+        // The look-ahead window: long enough to confirm a track from its first detection (or to
+        // cover --detect-every), and with adaptive detection half a second more, the time within
+        // which a face missed by the whole-frame passes is found and looked for backwards.
+        // Without a detector there is nothing to decide later, and held frames only cost memory.
+        let lookBack = adaptive ? Int((fps / 2).rounded()) : 0
+        let lookahead = job.detection.detector == .none && geometry != nil
+            ? 0 : max(job.tracking.minHits + 2, job.detection.detectEvery + 1) + lookBack
+        var trackerConfiguration = job.tracking.configuration(
+            framesPerSecond: input.framesPerSecond, threshold: job.detection.effectiveThreshold,
+            defaultTrackThreshold: job.detection.detector.defaultTrackThreshold)
+        // Predictions are reported for as long as the look-ahead can confirm them; rows are
+        // smoothed and counted after the look-ahead decided them.
+        trackerConfiguration.reportMissedFrames = lookahead
+        trackerConfiguration.smoothing = false
+        let tracker = Tracker(rowsOnly: trackerConfiguration)
+
+        let state = RunState(stop: stop)
+        let clock = StageClock()
+        let pool = ImagePool()
+        let analyzer: () throws -> FaceAnalyzer? = {
+            job.analysesFaces ? try FaceMeshAnalyzer(models: job.detection.models, selection: job.attributes) : nil
+        }
+        let lanes = LanePool(try (0..<job.laneCount).map { _ in Lane(detector: try makeDetector(), analyzer: try analyzer()) },
+                             label: "facetrack.lane")
+        // Frame n's crops are planned from the tracks after frame n - lanes, its keyframe and tile
+        // from those after frame n - 4 lanes, so they start early; neither depends on timing.
+        let board = adaptive ? ForecastBoard(lanes: job.laneCount, reach: 4 * job.laneCount) : nil
+        // Two frames per lane (or those between a tracked frame and the frame planned from it),
+        // two in the serial stages, and those the look-ahead holds.
+        let inFlight = InFlightLimit(max(job.laneCount * 2, board?.reach ?? 0) + 2 + lookahead)
+        let scheduler = adaptive ? SchedulerConfiguration(framesPerSecond: fps) : SchedulerConfiguration()
+        let planner = geometry.map { DetectionPlanner(geometry: $0, configuration: scheduler, board: board) }
+        let crops = board.flatMap { board in
+            geometry.map { CropPlanning(geometry: $0, configuration: scheduler, board: board, state: state, clock: clock) }
+        }
+        let backfill = try board.flatMap { _ in
+            try geometry.flatMap { geometry in try makeDetector().map { Backfill(detector: $0, geometry: geometry, pool: pool) } }
+        }
+
+        let finish = FinishStage(pool: pool, inFlight: inFlight, progress: progress)
+        var encode: QueueBound<EncodeStage>?
+        var render: FrameHandoff = finish.accept
+        if let path = job.outputs.video, !StillImageWriter.isStillImage(path) {
+            let writer = try VideoWriter(path: path, inputs: [job.input], settings: job.encoder, threads: job.threads, source: input)
+            let encoding = QueueBound(EncodeStage(writer: writer, state: state, clock: clock, next: finish.accept),
+                                      queue: DispatchQueue(label: "facetrack.encode"))
+            let stage = RenderStage(lanes: lanes, renderer: renderer, drawsHidden: job.overlay.anonymize != nil,
+                                    frames: writer.framePool, pool: pool, state: state, clock: clock,
+                                    next: { job in encoding.async { $0.accept(job) } })
+            render = stage.accept
+            encode = encoding
+        }
+        let resolver = try identity.map { try IdentityResolver(settings: $0.settings, model: $0.model, known: $0.known, pool: pool) }
+        let tracking = QueueBound(
+            TrackingStage(tracker: tracker, faceProcessor: job.attributes.isEmpty ? nil : AttributeStabilizer(), outputs: outputs,
+                          lookahead: lookahead,
+                          smoothing: job.tracking.smoothing ? TrackSmoothing(configuration: tracker.configuration) : nil,
+                          board: board, backfill: backfill, identity: resolver, state: state, clock: clock, next: render),
+            queue: DispatchQueue(label: "facetrack.track"))
+        let analysis = AnalysisStage(lanes: lanes, every: job.detection.detectEvery,
+                                     filter: DetectionFilter(maxFaces: job.detection.maxFaces), pool: pool, state: state,
+                                     clock: clock, next: { job in tracking.async { $0.accept(job) } })
+        return VideoPipeline(input: input, state: state, clock: clock, inFlight: inFlight, lanes: lanes, planner: planner,
+                             crops: crops, analysis: analysis, tracking: tracking, encode: encode, finish: finish,
+                             detectEvery: max(1, job.detection.detectEvery))
+    }
+}
+
+/// One run's stages, made by `PipelineBuilder`, and the loop that feeds them.
+///
+/// Threads: the caller's thread demuxes, decodes and plans each frame's keyframe and tile; a serial
+/// queue plans the crops; the lanes (one serial queue per core, `LanePool`: free lanes take the
+/// earliest frame's work) analyse and render different frames at once, each with its own
+/// converter and detector; frames go back into order before the serial tracking stage and again
+/// before the serial encoding stage. `InFlightLimit` bounds the frames in flight, so memory stays
+/// flat whatever the clip length. The first error fails the run (`RunState`): every stage skips
+/// its work but hands frames on; a stop request (SIGINT) stops reading and finishes the container
+/// with the frames done so far.
+struct VideoPipeline {
+    let input: VideoReader
+    let state: RunState
+    let clock: StageClock
+    let inFlight: InFlightLimit
+    let lanes: LanePool<Lane>
+    /// Used on the caller's thread only, in frame order.
+    var planner: DetectionPlanner?
+    let crops: CropPlanning?
+    let analysis: AnalysisStage
+    let tracking: QueueBound<TrackingStage>
+    let encode: QueueBound<EncodeStage>?
+    let finish: FinishStage
+    let detectEvery: Int
+
+    /// Processes the whole input and returns the run's summary, each stage adding its part, and
+    /// the written tracks' summaries. Throws on the first error; the caller finishes the outputs
+    /// only after a successful return.
+    mutating func run() throws -> (summary: ProcessingSummary, tracks: TrackingSummary) {
+        let started = Date()
+        let usageBefore = ProcessUsage.now()
+        do {
+            // A stop still takes the frames the decoder holds; a failure does not.
+            while !state.isFailed {
+                if state.stopRequested { input.stopReading() }
+                guard let item = try clock.time(.decode, { try input.next() }) else { break }
+                switch item {
+                case .frame(let decoded):
+                    inFlight.admit()
+                    start(FrameJob(decoded))
+                case .audio(let packet):
+                    encode?.async { $0.acceptAudio(packet) }
+                }
+            }
+        } catch {
+            state.fail(MediaError.failed(input.path, error as? FFmpegError ?? FFmpegError(-1, "\(error)")))
+        }
+        let frames = input.frameCount
+        tracking.async { $0.endOfInput(frames: frames) }
+        inFlight.waitForAll()
+        // A block may hand its frame on before it ends: drain the lanes and the serial stages, so
+        // nothing still holds an output (a failed run's temporary files go when their writers do).
+        lanes.drain()
+        tracking.sync { _ in }
+        encode?.sync { _ in }
+        var failure = state.firstError
+        if failure == nil, frames == 0 {
+            failure = state.stopRequested ? MediaError.stoppedBeforeFirstFrame(input.path) : MediaError.noFrames(input.path)
+        }
+        if let failure {
+            encode?.sync { $0.discard() }
+            throw failure
+        }
+        try encode?.sync { try $0.finish() }
+
+        var summary = ProcessingSummary()
+        summary.readError = input.readError
+        summary.damagedPackets = input.damagedPackets
+        summary.corruptFrames = input.corruptFrames
+        planner?.summarize(into: &summary)
+        analysis.summarize(into: &summary)
+        let tracks = tracking.sync { $0.summarize(into: &summary) }
+        encode?.sync { $0.summarize(into: &summary) }
+        finish.summarize(into: &summary)
+        if summary.readError == nil, !state.stopRequested, let ended = input.endedEarly(lastFrameTime: summary.lastTime) {
+            summary.readError = ended
+        }
+        summary.interrupted = state.stopRequested
+        summary.seconds = Date().timeIntervalSince(started)
+        summary.statistics = clock.statistics(since: usageBefore)
+        return (summary, tracks)
+    }
+
+    /// Plans a frame on the reader's thread and starts its analysis: at once, or (adaptive) its
+    /// keyframe and tile now and its crops once the tracks they follow are known.
+    private mutating func start(_ job: FrameJob) {
+        var job = job
+        guard job.index % detectEvery == 0 else { return analysis.accept(job) }
+        state.attempt { job.plan = try clock.time(.detect) { try planner?.plan(for: job, failed: { state.isFailed }) } }
+        guard let crops else { return analysis.accept(job) }
+        analysis.acceptAhead(&job)
+        crops.plan(job, then: analysis)
+    }
+}
