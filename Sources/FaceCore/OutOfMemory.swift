@@ -24,6 +24,14 @@ package enum OutOfMemory {
         fatalError(message)
     }
 
+    /// Whether `bytes` of address space can be reserved now (reserved and given back at once;
+    /// no page is touched). Tells a library's unexplained failure under memory pressure from a fault.
+    package static func canReserve(_ bytes: Int) -> Bool {
+        guard let block = malloc(bytes) else { return false }
+        free(block)
+        return true
+    }
+
     /// The smallest address-space limit (`ulimit -v`) a run starts under: below it the threads'
     /// stacks themselves may not fit, and libdispatch waits for them forever instead of failing
     /// (measured on 2 cores: runs under 700 MB hung, from 800 MB they ended with one line). The
@@ -32,10 +40,15 @@ package enum OutOfMemory {
 
     /// A one-line refusal when the process's address-space limit is below `smallestAddressSpace`.
     package static func checkAddressSpace() -> String? {
-        var limit = rlimit()
-        guard getrlimit(__rlimit_resource_t(RLIMIT_AS.rawValue), &limit) == 0, limit.rlim_cur != rlim_t.max,
-              Int(clamping: limit.rlim_cur) < smallestAddressSpace else { return nil }
-        return "the address-space limit (ulimit -v) is \(limit.rlim_cur >> 20) MB; a run needs at least "
+        guard let limit = addressSpaceLimit, limit < smallestAddressSpace else { return nil }
+        return "the address-space limit (ulimit -v) is \(limit >> 20) MB; a run needs at least "
             + "\(smallestAddressSpace >> 20) MB here (its threads' stacks alone take hundreds): raise it"
+    }
+
+    /// The process's address-space limit in bytes (`ulimit -v`), nil when there is none.
+    package static var addressSpaceLimit: Int? {
+        var limit = rlimit()
+        guard getrlimit(__rlimit_resource_t(RLIMIT_AS.rawValue), &limit) == 0, limit.rlim_cur != rlim_t.max else { return nil }
+        return Int(clamping: limit.rlim_cur)
     }
 }

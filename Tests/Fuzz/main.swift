@@ -356,7 +356,8 @@ while settings.cases.map({ index < $0 }) ?? (Date().timeIntervalSince(started) <
         problem = "hang (over \(Int(settings.timeout)) s)"
     } else if let signal = outcome.signal {
         problem = "crash (signal \(signal))"
-    } else if outcome.stderr.contains("Fatal error") || outcome.stderr.contains("Backtracing") || outcome.status > 2 {
+    } else if outcome.stderr.contains("Fatal error") || outcome.stderr.contains("Backtracing")
+        || outcome.stderr.contains("internal error (the program crashed)") || outcome.status > 2 {
         problem = "crash (status \(outcome.status)): \(outcome.stderr.split(separator: "\n").first ?? "")"
     } else {
         let left = (outcome.status == 0 ? [] : fuzzCase.outputs.filter { FileManager.default.fileExists(atPath: folder + "/" + $0) })
