@@ -20,6 +20,12 @@ final class FrameJob: @unchecked Sendable {
     private var stored: BGRAImage?
     /// The picture in BGRA, upright: what detectors see and overlays draw on.
     private var upright: BGRAImage?
+    /// The shot boundary this frame starts, if any (`ShotMarker`, set before the frame is planned).
+    var boundary: ShotBoundary?
+    /// With a fade or dissolve: the frame where the transition began (its pictures mix two shots).
+    var transitionStart: Int?
+    /// The frame's shot, from 0 (set by the tracking stage).
+    var shot = 0
     /// What the scheduler decided to look at on this frame (adaptive detection only).
     var plan: FramePlan?
     /// The faces the plan's passes found so far (set before the first part of the plan is run).

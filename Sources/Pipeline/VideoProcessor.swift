@@ -97,8 +97,9 @@ final class VideoProcessor {
         let board = adaptive ? ForecastBoard(lanes: lanes.count, reach: 4 * lanes.count) : nil
         let lanePool = LanePool(lanes)
         // Two frames per lane (or those between a tracked frame and the frame planned from it),
-        // two in the serial stages, and those the look-ahead holds.
-        let inFlight = DispatchSemaphore(value: max(lanes.count * 2, board?.reach ?? 0) + 2 + parts.lookahead)
+        // two in the serial stages, those the look-ahead holds and those waiting for their shot verdict.
+        let inFlight = DispatchSemaphore(value: max(lanes.count * 2, board?.reach ?? 0) + 2 + parts.lookahead
+                                         + ShotMarker(framesPerSecond: demuxer.framesPerSecond).lookahead)
         let backfill = try parts.planning.flatMap { planning in
             try adaptive ? parts.detectorFactory?().map { Backfill(detector: $0, geometry: planning.geometry, pool: pool) } : nil
         }
@@ -128,22 +129,34 @@ final class VideoProcessor {
 
         var reader = FrameReader(demuxer: demuxer, decoder: decoder)
         var summary = ProcessingSummary()
+        // Frames wait a third of a second on the reader's thread for their shot-boundary verdict.
+        var shots = ShotMarker(framesPerSecond: demuxer.framesPerSecond)
+        var boundarySincePlan = false
+        func submit(_ job: FrameJob) {
+            boundarySincePlan = boundarySincePlan || job.boundary != nil
+            if job.index % parts.detection.every == 0 {
+                let cut = boundarySincePlan
+                boundarySincePlan = false
+                state.attempt {
+                    job.plan = try state.clock.time(.detect) { try planner?.plan(for: job, cut: cut, failed: { state.isFailed }) }
+                }
+                if let crops {
+                    analyse.acceptAhead(job)
+                    return crops.plan(job, then: analyse)
+                }
+            }
+            analyse.accept(job)
+        }
         do {
             summary.readError = try reader.read(state, audio: { encode?.acceptCopied($0) }) { job in
                 inFlight.wait()
                 group.enter()
-                if job.index % parts.detection.every == 0 {
-                    state.attempt { job.plan = try state.clock.time(.detect) { try planner?.plan(for: job, failed: { state.isFailed }) } }
-                    if let crops {
-                        analyse.acceptAhead(job)
-                        return crops.plan(job, then: analyse)
-                    }
-                }
-                analyse.accept(job)
+                state.clock.time(.detect) { shots.add(job, release: submit) }
             }
         } catch {
             state.fail(MediaError.failed(parts.input, error as? FFmpegError ?? FFmpegError(-1, "\(error)")))
         }
+        shots.finish(release: submit)
         track.endOfInput(frames: reader.frameCount)
         group.wait()
         // Drains the encoder's queue (audio copies are not counted by the group), so on an error
@@ -180,7 +193,7 @@ final class VideoProcessor {
         let passes = analyse.counts.withLock { $0 }
         summary.detectionPasses = DetectionPassCounts(full: passes.full, crops: passes.crops, tiles: passes.tiles)
         summary.fallbacks = passes.fallbacks
-        summary.shotCuts = planner?.cutCount ?? 0
+        summary.shotCuts = shots.count
         summary.seconds = Date().timeIntervalSince(started)
         summary.damagedPackets = decoder.damagedPackets + (encode?.damagedAudioPackets ?? 0)
         if summary.readError == nil, !state.stopRequested, let ended = demuxer.endedEarly(framesRead: reader.frameCount, lastFrameTime: state.lastTime) {

@@ -86,15 +86,15 @@ final class IdentityLogicTests: XCTestCase {
     }
 
     func testNewTrackTakesOverALostLiveTrack() {
-        // The tracker lost track 1 (not seen since 0.4 s) but still keeps it when track 2 starts.
+        // The tracker lost track 1 (not seen since 0.4 s) but still keeps it when track 2 starts 0.6 s later.
         let a = faces.person()
         var settings = ReidentificationSettings()
         settings.continuesLiveTracks = true
         var index = ReidentificationIndex(settings: settings)
         show(a, as: 1, from: 0, in: &index)
         _ = index.confirm(track: 1, time: 0.2)
-        show(a, as: 2, from: 0.6, in: &index)
-        let decision = index.confirm(track: 2, time: 0.8)
+        show(a, as: 2, from: 1.0, in: &index)
+        let decision = index.confirm(track: 2, time: 1.2)
         XCTAssertEqual(decision.identity, 1)
         XCTAssertEqual(decision.replacedTrack, 1, "the tracker should end track 1")
         XCTAssertNil(index.identity(of: 1))
@@ -128,8 +128,11 @@ final class IdentityLogicTests: XCTestCase {
         XCTAssertNil(index.observe(track: 2, sample: faces.picture(of: a), time: 3.1), "and A again resets it")
         XCTAssertNil(index.observe(track: 2, sample: faces.picture(of: b), time: 3.2))
         XCTAssertNil(index.observe(track: 2, sample: faces.picture(of: b), time: 3.3))
-        let split = index.observe(track: 2, sample: faces.picture(of: b), time: 3.4)
-        XCTAssertEqual(split?.identity, 1, "the third far picture in a row: the track is B now")
+        XCTAssertNil(index.observe(track: 2, sample: faces.picture(of: b), time: 3.4), "three in 0.2 s: one moment")
+        XCTAssertNil(index.observe(track: 2, sample: faces.picture(of: b), time: 3.7))
+        let split = index.observe(track: 2, sample: faces.picture(of: b), time: 4.0)
+        XCTAssertEqual(split?.identity, 1, "far pictures agreeing with each other over 0.8 s: the track is B now")
+        XCTAssertEqual(split?.since, 3.2, "from the first of them")
         XCTAssertEqual(index.identity(of: 2), 1)
         // A's identity ended at its last consistent picture and is a candidate again.
         show(a, as: 3, from: 6, in: &index)
@@ -141,7 +144,38 @@ final class IdentityLogicTests: XCTestCase {
         var index = ReidentificationIndex()
         show(a, as: 1, from: 0, in: &index)
         _ = index.confirm(track: 1, time: 0.2)
-        XCTAssertEqual(show(c, as: 1, from: 1, count: 3, in: &index), IdentityDecision(identity: 2))
+        var split = show(c, as: 1, from: 1, count: 9, in: &index)
+        split?.since = nil
+        XCTAssertEqual(split, IdentityDecision(identity: 2))
+    }
+
+    /// A face tracked without a break turns its head (or a hand passes): three far samples on
+    /// consecutive frames are one moment, not a new person. a3f124c split the track on them.
+    func testHeadTurnDoesNotSplitAContinuousTrack() {
+        let a = faces.person(), turned = faces.person()
+        var index = ReidentificationIndex()
+        show(a, as: 1, from: 0, count: 10, in: &index)
+        XCTAssertEqual(index.confirm(track: 1, time: 1).identity, 1)
+        for step in 0..<3 {
+            XCTAssertNil(index.observe(track: 1, sample: faces.picture(of: turned), time: 2 + Double(step) * 0.04))
+        }
+        show(a, as: 1, from: 2.12, count: 10, in: &index)
+        XCTAssertEqual(index.identity(of: 1), 1)
+    }
+
+    /// A crowd: track 1 is live and was seen a moment ago when track 2 (someone who looks alike)
+    /// appears. Re-identification must not hand track 1's ID to track 2; a3f124c did.
+    func testLiveTrackIsNeverHandedToAnotherFace() {
+        let a = faces.person()
+        var index = ReidentificationIndex()
+        show(a, as: 1, from: 0, count: 11, in: &index)
+        XCTAssertEqual(index.confirm(track: 1, time: 1).identity, 1)
+        // Track 1 missed on one frame (1.04); track 2 starts there with a face alike.
+        show(a, as: 2, from: 1.04, count: 5, in: &index)
+        let decision = index.confirm(track: 2, time: 1.5)
+        XCTAssertEqual(decision.identity, 2)
+        XCTAssertNil(decision.replacedTrack)
+        XCTAssertEqual(index.identity(of: 1), 1, "track 1 keeps its ID")
     }
 
     func testTrackWithoutSamplesGetsANewIdentityAndPoorSamplesAreIgnored() {
