@@ -560,9 +560,56 @@ def distances(args):
                         t, np.mean(np.array(same_one) >= t), np.mean(np.array(diff_one) < t)))
 
 
+def known(args):
+    """--known: a still of every other person of the half is known; every sequence is run with
+    --known; per frame, a known person must be named right, a stranger never named."""
+    for half in halves(args):
+        folder = os.path.join(args.out, half)
+        clips = [c for c in sorted(glob.glob(os.path.join(args.corpus, "single", "*.mp4")))
+                 if half_of(person_of(c)) == half and not os.path.basename(c).startswith("p41-")]
+        people = sorted({person_of(c) for c in clips})
+        known_people = people[::2]
+        photos = os.path.join(folder, "known")
+        os.makedirs(photos, exist_ok=True)
+        for p in known_people:
+            clip = [c for c in clips if person_of(c) == p][0]
+            target = os.path.join(photos, p + ".png")
+            if not os.path.exists(target):
+                subprocess.run(["ffmpeg", "-v", "error", "-y", "-ss", "0.5", "-i", clip, "-frames:v", "1", target], check=True)
+        named_right = known_frames = stranger_named = stranger_frames = wrong = 0
+        for t in [json.load(open(p)) for p in sorted(glob.glob(os.path.join(folder, "*.truth.json")))]:
+            csv = os.path.join(folder, "out", args.label, "known", t["name"] + ".csv")
+            os.makedirs(os.path.dirname(csv), exist_ok=True)
+            if not os.path.exists(csv) or args.force:
+                subprocess.run([args.facetrack, "process", os.path.join(folder, t["name"] + ".mp4"), "--csv", csv, "--quiet",
+                                "--known", photos], check=True)
+            names = {}
+            with open(csv) as f:
+                header = f.readline().strip().split(",")
+                fi, pi = header.index("frame"), header.index("person")
+                for line in f:
+                    v = line.rstrip("\n").split(",")
+                    names.setdefault(int(v[fi]), set()).add(v[pi])
+            for frame, person in enumerate(t["persons"]):
+                if person is None or frame not in names:
+                    continue
+                given = names[frame] - {""}
+                if person in known_people:
+                    known_frames += 1
+                    named_right += person in given
+                    wrong += bool(given - {person})
+                else:
+                    stranger_frames += 1
+                    stranger_named += bool(given)
+        print("--known on the %s half (%d of %d people known, one still each): known people's detected frames named "
+              "right %d of %d (%.3f), named as someone else %d; strangers' detected frames named %d of %d" % (
+                  half, len(known_people), len(people), named_right, known_frames, named_right / max(1, known_frames), wrong,
+                  stranger_named, stranger_frames))
+
+
 def main():
     p = argparse.ArgumentParser(description=__doc__.split("\n")[0])
-    p.add_argument("command", choices=["build", "run", "score", "distances"])
+    p.add_argument("command", choices=["build", "run", "score", "distances", "known"])
     p.add_argument("--corpus")
     p.add_argument("--out", required=True)
     p.add_argument("--half", choices=["tune", "report"])
@@ -575,7 +622,7 @@ def main():
     p.add_argument("--embeddings")
     p.add_argument("--min-quality", type=float, default=0.3)
     args = p.parse_args()
-    {"build": build, "run": run, "score": score, "distances": distances}[args.command](args)
+    {"build": build, "run": run, "score": score, "distances": distances, "known": known}[args.command](args)
 
 
 if __name__ == "__main__":

@@ -26,14 +26,14 @@ package struct ReidentificationSettings: Sendable, Equatable {
     /// with each other, before the track is split (one odd picture is not a new person) ...
     package var driftSamples = 4
     /// ... spread over at least this many seconds (a head turn or a hand passes within that).
-    package var driftSeconds = 0.75
+    package var driftSeconds = 0.5
     /// A continuation needs at least this many samples in the new track's gallery.
     package var decisionSamples = 2
     /// Samples of lower `FaceSample.quality` are ignored (too small, turned or blurred to judge).
     package var minimumQuality = 0.1
     /// Seconds between samples a confirmed track with a full gallery still wants (`wantsSample`),
     /// so that a drift is noticed.
-    package var sampleInterval = 1.0
+    package var sampleInterval = 0.5
     /// Fewest seconds between two samples of one track: consecutive frames show the same picture.
     package var sampleSpacing = 0.1
 
@@ -146,23 +146,28 @@ package struct ReidentificationIndex {
             return nil
         }
         state.outliers.append(sample)
+        // Far samples of the last two seconds are kept; those that disagree with the newest (a
+        // turned head, the mixed pictures of a transition) are no evidence for its face.
+        state.outliers.removeAll { time - $0.time > 2 * max(settings.driftSeconds, 1) }
         guard let oldIdentity = state.identity, let evidence = drift(state) else {
             live[track] = state
             return nil
         }
         // Split: the old identity ends where its face was last seen; the outliers start a new gallery.
         remember(EndedIdentity(identity: oldIdentity, gallery: state.gallery, lastSeen: state.lastConsistent))
-        var decision = decide(track: track, LiveTrack(gallery: evidence, firstSeen: state.outliers[0].time, lastSeen: time,
-                                                      lastConsistent: time), excluding: oldIdentity, time: time)
-        decision.since = state.outliers[0].time
+        let since = evidence.samples.map(\.time).min() ?? time
+        var decision = decide(track: track, LiveTrack(gallery: evidence, firstSeen: since, lastSeen: time, lastConsistent: time),
+                              excluding: oldIdentity, time: time)
+        decision.since = since
         return decision
     }
 
-    /// The outliers as a gallery when they prove a different person: enough of them, over
-    /// `driftSeconds`, agreeing with each other, and their centroid beyond `threshold + margin`
-    /// from the track's gallery. Outliers that disagree with the newest are dropped.
+    /// The outliers that agree with the newest, as a gallery, when they prove a different person:
+    /// enough of them, over `driftSeconds`, agreeing with each other, and their centroid beyond
+    /// `threshold + margin` from the track's gallery.
     private func drift(_ state: LiveTrack) -> TrackGallery? {
-        let outliers = state.outliers
+        guard let newest = state.outliers.last else { return nil }
+        let outliers = state.outliers.filter { $0.embedding.distance(to: newest.embedding) < settings.threshold }
         guard outliers.count >= settings.driftSamples, let first = outliers.first, let last = outliers.last,
               last.time - first.time >= settings.driftSeconds else { return nil }
         var gallery = TrackGallery(capacity: max(settings.galleryCapacity, outliers.count))

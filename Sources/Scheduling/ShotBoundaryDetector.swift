@@ -207,8 +207,8 @@ public struct ShotBoundaryDetector: Sendable {
         let w = window
         guard k - w >= 1, k + w + 2 <= last, k - lastBoundary >= 2 * w else { return false }
         // What a window spanned in this shot before: windows wholly after the last boundary.
-        let lowest = max(w, k - 2 * w - Self.historyFrames, lastBoundary + 2 * w)
-        guard let usual = Self.upperQuartile((lowest..<max(lowest, k - 2 * w)).map(span), minimum: 6) else { return false }
+        let lowest = max(w, k - 2 * w - Self.historyFrames, lastBoundary + w + w / 2)
+        guard let usual = Self.upperQuartile((lowest..<max(lowest, k - 2 * w)).map(span), minimum: 3) else { return false }
         let total = span(k)
         guard total >= max(cutFloor, gradualRatio * max(0.02, usual)) else { return false }
         let widest = ((k - 2)...(k + 2)).map(span).max() ?? total
@@ -217,9 +217,9 @@ public struct ShotBoundaryDetector: Sendable {
         // A fade to or from black is a mix with black: the fade rule marks it once, where the picture returns.
         for j in (k - w)...(k + w) where dark[j % Self.capacity] { return false }
         guard let (mix, residual) = blend(k), mix >= 0.25, mix <= 0.75, residual < blendResidual else { return false }
-        // The middle: of the frames around k whose window spans as much, the one mixed nearest half way.
+        // The middle: of the blends around k whose window spans as much, the one mixed nearest half way.
         for j in (k - 2)...(k + 2) where j != k && span(j) >= 0.9 * widest {
-            if let (other, _) = blend(j), abs(other - 0.5) < abs(mix - 0.5) { return false }
+            if let (other, rest) = blend(j), rest < blendResidual, abs(other - 0.5) < abs(mix - 0.5) { return false }
         }
         return true
     }

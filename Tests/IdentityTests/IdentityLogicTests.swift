@@ -129,7 +129,7 @@ final class IdentityLogicTests: XCTestCase {
         XCTAssertNil(index.observe(track: 2, sample: faces.picture(of: b), time: 3.2))
         XCTAssertNil(index.observe(track: 2, sample: faces.picture(of: b), time: 3.3))
         XCTAssertNil(index.observe(track: 2, sample: faces.picture(of: b), time: 3.4), "three in 0.2 s: one moment")
-        XCTAssertNil(index.observe(track: 2, sample: faces.picture(of: b), time: 3.7))
+        XCTAssertNil(index.observe(track: 2, sample: faces.picture(of: b), time: 3.6))
         let split = index.observe(track: 2, sample: faces.picture(of: b), time: 4.0)
         XCTAssertEqual(split?.identity, 1, "far pictures agreeing with each other over 0.8 s: the track is B now")
         XCTAssertEqual(split?.since, 3.2, "from the first of them")
