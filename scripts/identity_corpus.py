@@ -560,6 +560,13 @@ def distances(args):
                         t, np.mean(np.array(same_one) >= t), np.mean(np.array(diff_one) < t)))
 
 
+def still_faces(facetrack, image):
+    out = image + ".csv"
+    subprocess.run([facetrack, "detect", image, "--csv", out], check=True, capture_output=True)
+    with open(out) as f:
+        return sum(1 for _ in f) - 1
+
+
 def known(args):
     """--known: a still of every other person of the half is known; every sequence is run with
     --known; per frame, a known person must be named right, a stranger never named."""
@@ -571,11 +578,17 @@ def known(args):
         known_people = people[::2]
         photos = os.path.join(folder, "known")
         os.makedirs(photos, exist_ok=True)
-        for p in known_people:
+        for p in list(known_people):
             clip = [c for c in clips if person_of(c) == p][0]
             target = os.path.join(photos, p + ".png")
-            if not os.path.exists(target):
-                subprocess.run(["ffmpeg", "-v", "error", "-y", "-ss", "0.5", "-i", clip, "-frames:v", "1", target], check=True)
+            # The first still (0.5 s apart) on which facetrack sees exactly one face.
+            for start in (0.5, 1.0, 1.5, 2.0, 2.5, 3.0):
+                if os.path.exists(target) and still_faces(args.facetrack, target) == 1:
+                    break
+                subprocess.run(["ffmpeg", "-v", "error", "-y", "-ss", str(start), "-i", clip, "-frames:v", "1", target], check=True)
+            if still_faces(args.facetrack, target) != 1:
+                os.remove(target)
+                known_people.remove(p)
         named_right = known_frames = stranger_named = stranger_frames = wrong = 0
         for t in [json.load(open(p)) for p in sorted(glob.glob(os.path.join(folder, "*.truth.json")))]:
             csv = os.path.join(folder, "out", args.label, "known", t["name"] + ".csv")

@@ -12,7 +12,8 @@ import Foundation
 /// dissolve starts the next one); it is empty for still images.
 /// The file is written under a temporary name and renamed by `finish()`.
 public final class TrackCSVWriter {
-    /// The columns after the optional `image` column, in order.
+    /// The columns after the optional `image` column, in order; `person` (with known people) and
+    /// `shot` follow them.
     public static let columns = ["frame", "time", "track_id", "x", "y", "width", "height", "confidence",
                                  "left_eye_x", "left_eye_y", "right_eye_x", "right_eye_y", "mouth_x", "mouth_y",
                                  "has_smile", "left_eye_closed", "right_eye_closed", "roll", "yaw", "source"]
