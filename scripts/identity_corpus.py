@@ -5,6 +5,7 @@
   identity_corpus.py run    --out WORK --facetrack BIN [--label NAME] [--half ...] [--extra 'OPTIONS']
   identity_corpus.py score  --out WORK [--half ...]
   identity_corpus.py distances --out WORK --embeddings FILE   (from identity-bench embed)
+  identity_corpus.py known  --corpus DIR --out WORK --facetrack BIN [--label NAME] [--half ...] [--stills N]
 
 People are split by their label's number: odd pNN are the TUNE half (every threshold is chosen on
 them), even pNN the REPORT half (held back: the numbers we quote). Clips of one person never cross
@@ -576,22 +577,30 @@ def known(args):
                  if half_of(person_of(c)) == half and not os.path.basename(c).startswith("p41-")]
         people = sorted({person_of(c) for c in clips})
         known_people = people[::2]
-        photos = os.path.join(folder, "known")
+        photos = os.path.join(folder, "known" if args.stills == 1 else "known-%d" % args.stills)
         os.makedirs(photos, exist_ok=True)
         for p in list(known_people):
             clip = [c for c in clips if person_of(c) == p][0]
-            target = os.path.join(photos, p + ".png")
-            # The first still (0.5 s apart) on which facetrack sees exactly one face.
-            for start in (0.5, 1.0, 1.5, 2.0, 2.5, 3.0):
-                if os.path.exists(target) and still_faces(args.facetrack, target) == 1:
-                    break
-                subprocess.run(["ffmpeg", "-v", "error", "-y", "-ss", str(start), "-i", clip, "-frames:v", "1", target], check=True)
-            if still_faces(args.facetrack, target) != 1:
-                os.remove(target)
+            # Stills at least a second apart from 0.5 s on, each the first frame (0.5 s steps) on which
+            # facetrack sees exactly one face; one still is PERSON.png, several PERSON/N.png.
+            found, start = [], 0.5
+            while len(found) < args.stills and start < probe(clip) - 0.1:
+                target = os.path.join(photos, p + ".png") if args.stills == 1 else os.path.join(photos, p, "%d.png" % len(found))
+                os.makedirs(os.path.dirname(target), exist_ok=True)
+                if not (os.path.exists(target) and still_faces(args.facetrack, target) == 1):
+                    subprocess.run(["ffmpeg", "-v", "error", "-y", "-ss", str(start), "-i", clip, "-frames:v", "1", target], check=True)
+                if still_faces(args.facetrack, target) == 1:
+                    found.append(target)
+                    start += 1.0
+                else:
+                    os.remove(target)
+                    start += 0.5
+            if not found:
                 known_people.remove(p)
+        label = "known" if args.stills == 1 else "known-%d" % args.stills
         named_right = known_frames = stranger_named = stranger_frames = wrong = 0
         for t in [json.load(open(p)) for p in sorted(glob.glob(os.path.join(folder, "*.truth.json")))]:
-            csv = os.path.join(folder, "out", args.label, "known", t["name"] + ".csv")
+            csv = os.path.join(folder, "out", args.label, label, t["name"] + ".csv")
             os.makedirs(os.path.dirname(csv), exist_ok=True)
             if not os.path.exists(csv) or args.force:
                 subprocess.run([args.facetrack, "process", os.path.join(folder, t["name"] + ".mp4"), "--csv", csv, "--quiet",
@@ -614,9 +623,9 @@ def known(args):
                 else:
                     stranger_frames += 1
                     stranger_named += bool(given)
-        print("--known on the %s half (%d of %d people known, one still each): known people's detected frames named "
+        print("--known on the %s half (%d of %d people known, %d still(s) each): known people's detected frames named "
               "right %d of %d (%.3f), named as someone else %d; strangers' detected frames named %d of %d" % (
-                  half, len(known_people), len(people), named_right, known_frames, named_right / max(1, known_frames), wrong,
+                  half, len(known_people), len(people), args.stills, named_right, known_frames, named_right / max(1, known_frames), wrong,
                   stranger_named, stranger_frames))
 
 
@@ -634,6 +643,7 @@ def main():
     p.add_argument("--scenedetect-python")
     p.add_argument("--embeddings")
     p.add_argument("--min-quality", type=float, default=0.3)
+    p.add_argument("--stills", type=int, default=1, help="known: stills per known person (a folder each when more than one)")
     args = p.parse_args()
     {"build": build, "run": run, "score": score, "distances": distances, "known": known}[args.command](args)
 

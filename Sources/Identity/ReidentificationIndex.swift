@@ -4,8 +4,10 @@ package struct ReidentificationSettings: Sendable, Equatable {
     /// Largest distance from a track's gallery centroid to an earlier identity's at which the
     /// track continues that identity, and beyond which a live track's samples count as someone
     /// else. Lower than dlib's 0.6 for one pair of pictures, because centroids are steadier and
-    /// dlib's model puts some different people (children, East Asian faces) closer than 0.6.
-    package var threshold: Float = 0.4
+    /// dlib's model puts some different people (children, East Asian faces) closer than 0.6. The
+    /// middle of the tune half's gap: gallery centroids of one person at most 0.41 apart, of two
+    /// people 0.49 and more (the pipeline's own candidates: 0.42 and 0.57).
+    package var threshold: Float = 0.45
     /// A continuation needs the best candidate this much closer than the second best (another
     /// identity); a split needs the new face this much farther than `threshold`.
     package var margin: Float = 0.08
@@ -29,8 +31,15 @@ package struct ReidentificationSettings: Sendable, Equatable {
     package var driftSeconds = 0.5
     /// A continuation needs at least this many samples in the new track's gallery.
     package var decisionSamples = 2
-    /// Samples of lower `FaceSample.quality` are ignored (too small, turned or blurred to judge).
-    package var minimumQuality = 0.1
+    /// Samples of lower `FaceSample.quality` are ignored (too small, turned or blurred to judge). Below
+    /// 0.1 they still tell people apart once two or more are averaged (the tune half's faces shrunk to
+    /// 45 %: galleries of 2 samples of quality 0.02 to 0.1, same person at most 0.58, others 0.50 and
+    /// more; below 0.02 the same person's reach 0.63), so a small or soft face keeps a gallery to be
+    /// continued and named from; the gallery keeps the best `galleryCapacity`, so better ones replace them.
+    package var minimumQuality = 0.03
+    /// A sample far from its track's gallery counts towards a split only from this quality on: a
+    /// split ends an identity, so it rests on pictures that are clearly someone else's.
+    package var splitQuality = 0.1
     /// Seconds between samples a confirmed track with a full gallery still wants (`wantsSample`),
     /// so that a drift is noticed.
     package var sampleInterval = 0.5
@@ -108,6 +117,11 @@ package struct ReidentificationIndex {
     /// The gallery of a live track (to name it against known people, or to summarise it).
     package func gallery(of track: Int) -> TrackGallery? { live[track]?.gallery }
 
+    /// Whether `track`'s latest good samples lie far from its gallery (a turned head, or someone
+    /// else under the same box after a boundary the detector missed) and no split has settled it
+    /// yet: what the gallery says about the face now is in doubt, so it names no one.
+    package func isInDoubt(track: Int) -> Bool { !(live[track]?.outliers.isEmpty ?? true) }
+
     /// Whether an embedding of `track`'s face at `time` would help: the track has none yet, or
     /// its last is `sampleSpacing` old and its gallery is not full, it is drifting, or the last
     /// sample is `sampleInterval` old. Lets a tracking stage embed a few faces per track rather
@@ -139,6 +153,22 @@ package struct ReidentificationIndex {
         sample.time = time
         guard state.identity != nil, let distance = state.gallery.distance(to: sample.embedding),
               distance >= settings.threshold else {
+            state.gallery.add(sample)
+            state.outliers.removeAll()
+            state.lastConsistent = time
+            live[track] = state
+            return nil
+        }
+        guard sample.quality >= settings.splitQuality else {
+            // Far but poor: neither the track's face nor evidence of another's.
+            if state.outliers.isEmpty { state.lastConsistent = time }
+            live[track] = state
+            return nil
+        }
+        guard state.gallery.samples.contains(where: { $0.quality >= settings.splitQuality }) else {
+            // A gallery of poor samples only (a face half out of the picture, or small) is no ground
+            // for a split: the first good picture replaces it.
+            state.gallery.removeSamples(below: settings.splitQuality)
             state.gallery.add(sample)
             state.outliers.removeAll()
             state.lastConsistent = time
@@ -235,7 +265,18 @@ package struct ReidentificationIndex {
         }
         candidates.sort { ($0.distance, $0.identity) < ($1.distance, $1.identity) }
         let best = candidates.first
-        let runnerUp = candidates.first { $0.identity != best?.identity }
+        // The runner-up is the closest other identity that may be someone else: one person who got two
+        // identities earlier (a track published before it had samples) is no doubt about who this is.
+        func gallery(_ candidate: (distance: Float, identity: Int, ended: Int?, live: Int?)) -> TrackGallery? {
+            if let index = candidate.ended { return ended[index].gallery }
+            return candidate.live.flatMap { live[$0]?.gallery }
+        }
+        let bestGallery = best.flatMap(gallery)
+        let runnerUp = candidates.first { candidate in
+            guard candidate.identity != best?.identity else { return false }
+            guard let bestGallery, let other = gallery(candidate), let apart = bestGallery.distance(to: other) else { return true }
+            return apart >= settings.threshold
+        }
         let clear = best.map { best in best.distance < settings.threshold
             && (runnerUp.map { $0.distance - best.distance >= settings.margin } ?? true) } ?? false
         var decision: IdentityDecision

@@ -36,6 +36,12 @@ package struct TrackGallery: Sendable, Equatable {
         centroid = samples.isEmpty ? nil : FaceEmbedding.mean(samples.map(\.embedding))
     }
 
+    /// Forgets the samples of lower quality than `quality`.
+    package mutating func removeSamples(below quality: Double) {
+        samples.removeAll { $0.quality < quality }
+        centroid = samples.isEmpty ? nil : FaceEmbedding.mean(samples.map(\.embedding))
+    }
+
     /// Adds every sample of `other` (the best `capacity` of both remain).
     package mutating func merge(_ other: TrackGallery) {
         for sample in other.samples { add(sample) }

@@ -140,7 +140,7 @@ final class IdentityResolver {
     /// Names track `serial` from its gallery.
     private func name(_ serial: Int) {
         guard let known, let gallery = index.gallery(of: serial) else { return }
-        people[serial] = known.match(gallery)
+        people[serial] = index.isInDoubt(track: serial) ? nil : known.match(gallery)
         if let identity = identities[serial]?.last?.identity { personOfIdentity[identity] = people[serial] }
     }
 
