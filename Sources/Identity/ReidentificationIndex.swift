@@ -4,10 +4,10 @@ package struct ReidentificationSettings: Sendable, Equatable {
     /// Largest distance from a track's gallery centroid to an earlier identity's at which the
     /// track continues that identity, and beyond which a live track's samples count as someone
     /// else. Lower than dlib's 0.6 for one pair of pictures, because centroids are steadier and
-    /// dlib's model puts some different people (children, East Asian faces) closer than 0.6. The
-    /// middle of the tune half's gap: gallery centroids of one person at most 0.41 apart, of two
-    /// people 0.49 and more (the pipeline's own candidates: 0.42 and 0.57).
-    package var threshold: Float = 0.45
+    /// dlib's model puts some different people (children, East Asian faces) closer than 0.6. At the
+    /// low end of the tune half's gap (gallery centroids of one person at most 0.41 apart, of two
+    /// people 0.49 and more): the developers' clips hold two different people 0.414 apart.
+    package var threshold: Float = 0.4
     /// A continuation needs the best candidate this much closer than the second best (another
     /// identity); a split needs the new face this much farther than `threshold`.
     package var margin: Float = 0.08

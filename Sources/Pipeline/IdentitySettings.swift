@@ -24,9 +24,9 @@ public struct IdentitySettings: Sendable, Equatable {
     /// With `--anonymize`: the only people masked (`--only`).
     public var only: [String]
 
-    /// The defaults of `facetrack process`: re-identification on, threshold 0.45, whole video,
+    /// The defaults of `facetrack process`: re-identification on, threshold 0.4, whole video,
     /// no known people.
-    public init(reidentify: Bool = true, reidThreshold: Double = 0.45, reidWindow: Double? = nil,
+    public init(reidentify: Bool = true, reidThreshold: Double = 0.4, reidWindow: Double? = nil,
                 knownFolder: String? = nil, knownThreshold: Double = 0.42, keep: [String] = [], only: [String] = []) {
         self.reidentify = reidentify
         self.reidThreshold = reidThreshold
