@@ -182,24 +182,26 @@ def cut_clip():
 CROWD_FOCAL, HORIZON, RISE = 160, 300, 2.6
 CROWD_WALL_BASE = int(HORIZON + (RISE + 7) * 24)  # the farthest feet: where the wall meets the floor
 HOPPER_BUST = ("grace_hopper", (90, 20, 450, 600))
-HOPPER_NARROW = ("grace_hopper", (140, 80, 390, 600))
 ASTRONAUT_BUST = ("astronaut", (100, 0, 370, 512))
-ASTRONAUT_NARROW = ("astronaut", (150, 30, 310, 512))
+OBAMA_BUST = ("obama", (270, 40, 730, 740))
+OBAMA3_BUST = ("obama3", (540, 190, 1060, 1000))
+BIDEN_BUST = ("biden", (330, 120, 860, 940))
+BIDEN_NARROW = ("biden", (400, 180, 790, 960))
+COELHO_BUST = ("luispedro", (0, 30, 300, 377))
+# Five different people; the truth's track ID is the person's (Hopper 1, the astronaut 2, Obama 3, Biden 4,
+# Coelho 5), so a person who leaves and comes back, after more than a tracker bridges, is one true ID: that
+# is what re-identification has to find. No person is in the picture twice at once (copies of one photo at
+# once are what made re-identification unmeasurable here before). Obama comes back in another photo.
 # (track ID, crop, mirrored, colour gains, first and last time, (X, d) at the first and at the last, sway)
 # Each walks a straight line at constant speed; absent outside its times (then out of the frame or hidden).
 CROWD_PEOPLE = [
-    (1, HOPPER_BUST, False, (1.0, 1.0, 1.0), 0.0, 7.0, (-41, 6.5), (11, 6.5), 0),           # far; ends behind pillar
-    (2, ASTRONAUT_BUST, True, (0.9, 0.95, 1.1), 0.0, 7.0, (33, 5.0), (-12, 5.0), 0),        # far; behind a pillar
-    (3, HOPPER_NARROW, True, (0.8, 0.8, 0.85), 1.0, 7.0, (12.6, 6.5), (10, 1.15), 0),       # from right pillar, nears
-    (4, ASTRONAUT_NARROW, False, (1.1, 1.0, 0.9), 2.0, 7.0, (-19.4, 6.4), (-14, 1.6), 0),   # from left pillar, nears
-    (5, HOPPER_BUST, False, (1.15, 1.05, 0.95), 0.3, 7.0, (-8.5, 1.25), (-26, 5.5), 0),     # near at left, recedes
-    (6, ASTRONAUT_BUST, True, (1.0, 1.0, 1.0), 1.5, 5.0, (7.5, 1.0), (-7.5, 1.0), 0),       # nearest, in front of all
-    (7, HOPPER_NARROW, False, (0.95, 1.0, 1.1), 0.0, 6.0, (-11, 1.6), (11, 1.6), 0),        # near, left to right
-    (8, ASTRONAUT_BUST, False, (1.0, 1.0, 1.0), 0.0, 7.0, (-1.5, 2.2), (-1.5, 2.2), 0.15),  # standing
-    (9, HOPPER_BUST, True, (0.85, 0.9, 0.8), 0.0, 7.0, (-5, 4.2), (-5, 4.2), 0.1),          # standing, farther back
-    (10, ASTRONAUT_NARROW, True, (1.2, 1.1, 1.0), 1.0, 5.5, (20, 3.0), (-5, 3.0), 0),       # mid; behind a pillar
-    (11, HOPPER_NARROW, False, (1.0, 0.85, 0.8), 3.5, 7.0, (-18, 6.4), (-4, 3.6), 0),       # from left pillar, late
-    (12, ASTRONAUT_BUST, False, (0.95, 0.9, 0.85), 5.0, 7.0, (7.2, 1.0), (3, 2.0), 0),      # near at right, recedes
+    (1, HOPPER_BUST, False, (1.0, 1.0, 1.0), 0.0, 7.0, (-41, 6.5), (11, 6.5), 0),            # far; ends behind pillar
+    (2, ASTRONAUT_BUST, True, (0.9, 0.95, 1.1), 0.0, 7.0, (33, 5.0), (-12, 5.0), 0),         # far; behind a pillar
+    (5, COELHO_BUST, False, (1.15, 1.05, 0.95), 0.3, 7.0, (-8.5, 1.25), (-26, 5.5), 0),      # near at left, recedes
+    (3, OBAMA_BUST, False, (0.95, 1.0, 1.1), 0.0, 4.0, (-11, 1.6), (10, 1.6), 0),            # near, left to right, out
+    (4, BIDEN_BUST, True, (0.9, 0.9, 0.95), 0.8, 4.6, (12.6, 6.5), (10, 1.15), 0),           # from right pillar, out
+    (3, OBAMA3_BUST, False, (1.0, 0.95, 0.9), 4.7, 7.0, (7.2, 1.0), (3, 2.0), 0),            # back near at right
+    (4, BIDEN_NARROW, False, (1.1, 1.0, 0.9), 5.2, 7.0, (-18, 6.4), (-5, 3.6), 0),           # back from left pillar
 ]
 # Pillars (left edge, width, depth): brick strips from the top of the frame down to the floor at their depth.
 CROWD_PILLARS = [(1180, 110, 2.7), (430, 90, 3.5)]
@@ -229,7 +231,7 @@ def crowd_clip():
             d = start[1] + (end[1] - start[1]) * u
             height = CROWD_FOCAL / d
             walking = start != end
-            bob = 0.025 * height * math.sin(2 * math.pi * 1.8 * t + track_id) if walking else 0
+            bob = 0.025 * height * math.sin(2 * math.pi * 1.8 * t + track_id + rank) if walking else 0
             cx, cy = 960 + CROWD_FOCAL * x / d, HORIZON + RISE * height + bob
             layers.append((d, rank, face_at(photo, crop, height, cx, cy, track_id, mirror, tint)))
         for rank, (left, width, d) in enumerate(CROWD_PILLARS):

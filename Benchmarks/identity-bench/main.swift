@@ -18,6 +18,9 @@ import NeuralRuntime
 //       loads KNOWN_DIR as `--known` does, then names every face in DIR/*.jpg|png: a DIR named like a
 //       known person should give that name on its largest face; any other DIR holds strangers (every
 //       face counts). Prints, per DIR, faces named right, named wrong, and not named.
+//   identity-bench embed DIR [--detector NAME]
+//       DIR/CLIP/*.png|jpg: the largest face of each picture as one line: CLIP, picture number,
+//       quality, then the 128 values, tab-separated (scripts/identity_corpus.py distances reads them).
 //   identity-bench shots DIR... [--detector NAME] [--threshold X]
 //       each DIR is one shot of one person (frames in name order, 0.5 s apart); between shots a cut
 //       ends every track, as the pipeline will. Prints the identity ReidentificationIndex gives each
@@ -134,6 +137,24 @@ func distances(_ folder: String, detectorName: String, threshold: Float, models:
     }
 }
 
+func embed(_ folder: String, detectorName: String, models: ModelLocator) throws {
+    guard let detector = try DetectionSettings(detector: DetectorKind(name: detectorName) ?? .centerface(), models: models).makeDetector()
+    else { throw Failure(description: "embed needs a detector") }
+    let embedder = try FaceEmbedder(model: try FaceEmbeddingModel(models: models))
+    let manager = FileManager.default
+    for clip in try manager.contentsOfDirectory(atPath: folder).sorted() {
+        let directory = (folder as NSString).appendingPathComponent(clip)
+        for (number, file) in ((try? manager.contentsOfDirectory(atPath: directory)) ?? []).sorted().enumerated()
+        where ["jpg", "jpeg", "png"].contains((file as NSString).pathExtension.lowercased()) {
+            let image = try ImageLoader.load(path: (directory as NSString).appendingPathComponent(file)).image
+            guard let face = try largestFace(in: image, detector: detector), let sample = embedder.sample(of: face, in: image)
+            else { continue }
+            print(([clip, String(number), String(format: "%.4f", sample.quality)]
+                   + sample.embedding.values.map { String(format: "%.5f", $0) }).joined(separator: "\t"))
+        }
+    }
+}
+
 func known(_ knownFolder: String, pictures: [String], detectorName: String, threshold: Float,
            models: ModelLocator) throws {
     guard let detector = try DetectionSettings(detector: DetectorKind(name: detectorName) ?? .centerface(), models: models).makeDetector()
@@ -216,6 +237,7 @@ do {
     let models = ModelLocator(explicitDirectory: modelsFolder)
     switch (positional.first, positional.count) {
     case ("time", 2): try timeOnePicture(positional[1], runs: runs, models: models)
+    case ("embed", 2): try embed(positional[1], detectorName: detectorName, models: models)
     case ("distances", 2): try distances(positional[1], detectorName: detectorName, threshold: threshold, models: models)
     case ("shots", 2...):
         try shots(Array(positional[1...]), detectorName: detectorName, threshold: threshold == 0.5 ? 0.4 : threshold,

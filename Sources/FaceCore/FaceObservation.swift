@@ -90,6 +90,9 @@ public struct TrackedFace: Sendable, Equatable {
     /// Whether anonymisation hides this face: false only for a face `--keep` keeps or `--only`
     /// leaves visible.
     package var masked = true
+    /// The shot this face's frame belongs to (0 from the first frame, one more after each shot
+    /// boundary); nil for a still image.
+    package var shot: Int?
 
     /// Creates a tracked face; `display` defaults to the observation itself.
     public init(observation: FaceObservation, trackID: Int?, trackFrameCount: Int = 1,

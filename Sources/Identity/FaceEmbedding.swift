@@ -42,10 +42,13 @@ package struct FaceSample: Sendable, Equatable {
     package var embedding: FaceEmbedding
     /// 0...1, higher for larger, sharper, more frontal faces (`FaceQuality`); ranks one track's samples.
     package var quality: Double
+    /// When it was taken (seconds of video; set by `ReidentificationIndex.observe`).
+    package var time: Double
 
     /// Creates a sample.
-    package init(embedding: FaceEmbedding, quality: Double) {
+    package init(embedding: FaceEmbedding, quality: Double, time: Double = 0) {
         self.embedding = embedding
         self.quality = quality
+        self.time = time
     }
 }

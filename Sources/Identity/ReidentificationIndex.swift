@@ -1,32 +1,50 @@
-/// Settings of `ReidentificationIndex`.
+/// Settings of `ReidentificationIndex`. The thresholds were chosen on the identity corpus bench's
+/// tune half (odd-numbered people) from the distance distributions it prints (docs/identity.md).
 package struct ReidentificationSettings: Sendable, Equatable {
     /// Largest distance from a track's gallery centroid to an earlier identity's at which the
     /// track continues that identity, and beyond which a live track's samples count as someone
     /// else. Lower than dlib's 0.6 for one pair of pictures, because centroids are steadier and
-    /// dlib's model puts some different people (children, East Asian faces) closer than 0.6:
-    /// measured on four people's talking-head clips, one picture against another stretch's
-    /// gallery of 8 gave 0.12...0.35 for the same person and 0.43 and more for different people.
+    /// dlib's model puts some different people (children, East Asian faces) closer than 0.6. At the
+    /// low end of the tune half's gap (gallery centroids of one person at most 0.41 apart, of two
+    /// people 0.49 and more): the developers' clips hold two different people 0.414 apart.
     package var threshold: Float = 0.4
+    /// A continuation needs the best candidate this much closer than the second best (another
+    /// identity); a split needs the new face this much farther than `threshold`.
+    package var margin: Float = 0.08
     /// Seconds an ended identity stays a candidate; nil for the whole video.
     package var window: Double?
     /// Whether a new track may take over a live track the tracker lost but has not dropped yet
-    /// (a face that reappears away from its forecast within `--max-age`). The replaced track's
-    /// rows may still sit in the look-ahead window beside the new track's look-back rows; the
-    /// window writes one row per ID and frame (`LookaheadBuffer`).
+    /// (a face that reappears away from its forecast within `--max-age`), once that track has
+    /// been unseen for `lostFor`: a face tracked a moment ago is the tracker's, not a candidate.
     package var continuesLiveTracks = true
+    /// Seconds a live track must have been unseen, before the new track first appeared, to be a candidate.
+    package var lostFor = 0.25
     /// Samples kept per identity (`TrackGallery`).
     package var galleryCapacity = TrackGallery.defaultCapacity
     /// Ended identities remembered at most, the longest unseen forgotten first: bounds memory over
     /// a whole video (about 4 KB each).
     package var rememberedIdentities = 2000
-    /// Consecutive samples of a confirmed track that must all lie farther than `threshold` from its
-    /// gallery before the track is split (one odd picture is not a new person).
-    package var driftSamples = 3
-    /// Samples of lower `FaceSample.quality` are ignored (too small, turned or blurred to judge).
-    package var minimumQuality = 0.0
+    /// Samples of a confirmed track, all farther than `threshold` from its gallery and agreeing
+    /// with each other, before the track is split (one odd picture is not a new person) ...
+    package var driftSamples = 4
+    /// ... spread over at least this many seconds (a head turn or a hand passes within that).
+    package var driftSeconds = 0.5
+    /// A continuation needs at least this many samples in the new track's gallery.
+    package var decisionSamples = 2
+    /// Samples of lower `FaceSample.quality` are ignored (too small, turned or blurred to judge). Below
+    /// 0.1 they still tell people apart once two or more are averaged (the tune half's faces shrunk to
+    /// 45 %: galleries of 2 samples of quality 0.02 to 0.1, same person at most 0.58, others 0.50 and
+    /// more; below 0.02 the same person's reach 0.63), so a small or soft face keeps a gallery to be
+    /// continued and named from; the gallery keeps the best `galleryCapacity`, so better ones replace them.
+    package var minimumQuality = 0.03
+    /// A sample far from its track's gallery counts towards a split only from this quality on: a
+    /// split ends an identity, so it rests on pictures that are clearly someone else's.
+    package var splitQuality = 0.1
     /// Seconds between samples a confirmed track with a full gallery still wants (`wantsSample`),
     /// so that a drift is noticed.
-    package var sampleInterval = 1.0
+    package var sampleInterval = 0.5
+    /// Fewest seconds between two samples of one track: consecutive frames show the same picture.
+    package var sampleSpacing = 0.1
 
     /// The defaults.
     package init() {}
@@ -41,21 +59,26 @@ package struct IdentityDecision: Sendable, Equatable {
     /// A live track that carried this identity until now (not seen since this one appeared):
     /// the tracker should end it.
     package var replacedTrack: Int?
+    /// From when the identity holds (a split: the first sample of the new face); nil from the start.
+    package var since: Double?
 
     /// True when the track continues an earlier identity.
     package var isContinuation: Bool { distance != nil }
 }
 
 /// Re-identification across a video, for a tracking stage that runs frames in order: keeps a
-/// gallery of embeddings per track, decides at confirmation whether a track continues an earlier
-/// identity (one that ended within `window`, or a live track not seen since this one appeared),
-/// and splits a track whose face has turned into someone else's. Identities are numbered 1, 2, 3...
-/// in order of first confirmation, never reused. Tracks are the tracker's own numbers, identities
-/// what the output shows.
+/// gallery of good embeddings per track, decides when a track is published whether it continues
+/// an earlier identity (one that ended within `window`, or a live track lost for `lostFor`), and
+/// splits a track whose face has turned into someone else's. Every decision rests on several
+/// samples and a margin, never on one picture: a continuation on `decisionSamples` samples and a
+/// best candidate clearly ahead of the second, a split on `driftSamples` agreeing samples over
+/// `driftSeconds`. Identities are numbered 1, 2, 3... in order of publication, never reused.
+/// Tracks are the tracker's own numbers, identities what the output shows.
 ///
 /// Typical use, per frame: `observe` each detected face of each track (with an embedding when one
-/// was computed), `confirm` newly confirmed tracks, `end` dropped tracks; at a shot cut `endAll`
-/// first, so identity alone decides who continues.
+/// was computed), `confirm` a track when its first row is to be written (as late as the output
+/// allows, so its gallery holds the most evidence), `end` dropped tracks; at a shot boundary
+/// `endAll` first, so identity alone decides who continues.
 package struct ReidentificationIndex {
     private struct LiveTrack {
         var identity: Int?
@@ -66,7 +89,6 @@ package struct ReidentificationIndex {
         var lastSeen: Double
         /// When the track was last seen with a sample that agreed with its gallery (or without one).
         var lastConsistent: Double
-        var firstOutlier: Double?
         var lastSample: Double?
     }
 
@@ -81,6 +103,8 @@ package struct ReidentificationIndex {
     private var live: [Int: LiveTrack] = [:]
     private var ended: [EndedIdentity] = []
     private var nextIdentity = 1
+    /// Samples before this time do not vote (the pictures of a fade or dissolve).
+    private var quietUntil = -Double.infinity
 
     /// An empty index.
     package init(settings: ReidentificationSettings = ReidentificationSettings()) {
@@ -93,11 +117,18 @@ package struct ReidentificationIndex {
     /// The gallery of a live track (to name it against known people, or to summarise it).
     package func gallery(of track: Int) -> TrackGallery? { live[track]?.gallery }
 
-    /// Whether an embedding of `track`'s face at `time` would help: the track has none yet, its
-    /// gallery is not full, it is drifting, or its last sample is `sampleInterval` old. Lets a
-    /// tracking stage embed a few faces per track rather than every face on every frame.
+    /// Whether `track`'s latest good samples lie far from its gallery (a turned head, or someone
+    /// else under the same box after a boundary the detector missed) and no split has settled it
+    /// yet: what the gallery says about the face now is in doubt, so it names no one.
+    package func isInDoubt(track: Int) -> Bool { !(live[track]?.outliers.isEmpty ?? true) }
+
+    /// Whether an embedding of `track`'s face at `time` would help: the track has none yet, or
+    /// its last is `sampleSpacing` old and its gallery is not full, it is drifting, or the last
+    /// sample is `sampleInterval` old. Lets a tracking stage embed a few faces per track rather
+    /// than every face on every frame.
     package func wantsSample(track: Int, time: Double) -> Bool {
         guard let state = live[track], let last = state.lastSample else { return true }
+        guard time - last >= settings.sampleSpacing else { return false }
         return state.gallery.samples.count < state.gallery.capacity || !state.outliers.isEmpty
             || time - last >= settings.sampleInterval
     }
@@ -108,44 +139,80 @@ package struct ReidentificationIndex {
     /// Records that `track` was detected at `time` (seconds, non-decreasing), with the face's
     /// `sample` when one was computed on this frame. Returns a decision when the sample completes
     /// a drift: the confirmed track is now someone else, its old identity ends and it carries
-    /// the returned one.
+    /// the returned one (from the first far sample on).
     package mutating func observe(track: Int, sample: FaceSample?, time: Double) -> IdentityDecision? {
         var state = live[track] ?? LiveTrack(gallery: TrackGallery(capacity: settings.galleryCapacity), firstSeen: time,
                                              lastSeen: time, lastConsistent: time)
         state.lastSeen = time
         if sample != nil { state.lastSample = time }
-        guard let sample, sample.quality >= settings.minimumQuality else {
+        guard var sample, sample.quality >= settings.minimumQuality, time >= quietUntil else {
             if state.outliers.isEmpty { state.lastConsistent = time }
             live[track] = state
             return nil
         }
+        sample.time = time
         guard state.identity != nil, let distance = state.gallery.distance(to: sample.embedding),
               distance >= settings.threshold else {
             state.gallery.add(sample)
             state.outliers.removeAll()
-            state.firstOutlier = nil
             state.lastConsistent = time
             live[track] = state
             return nil
         }
-        if state.outliers.isEmpty { state.firstOutlier = time }
+        guard sample.quality >= settings.splitQuality else {
+            // Far but poor: neither the track's face nor evidence of another's.
+            if state.outliers.isEmpty { state.lastConsistent = time }
+            live[track] = state
+            return nil
+        }
+        guard state.gallery.samples.contains(where: { $0.quality >= settings.splitQuality }) else {
+            // A gallery of poor samples only (a face half out of the picture, or small) is no ground
+            // for a split: the first good picture replaces it.
+            state.gallery.removeSamples(below: settings.splitQuality)
+            state.gallery.add(sample)
+            state.outliers.removeAll()
+            state.lastConsistent = time
+            live[track] = state
+            return nil
+        }
         state.outliers.append(sample)
-        guard state.outliers.count >= settings.driftSamples, let oldIdentity = state.identity else {
+        // Far samples of the last two seconds are kept; those that disagree with the newest (a
+        // turned head, the mixed pictures of a transition) are no evidence for its face.
+        state.outliers.removeAll { time - $0.time > 2 * max(settings.driftSeconds, 1) }
+        guard let oldIdentity = state.identity, let evidence = drift(state) else {
             live[track] = state
             return nil
         }
         // Split: the old identity ends where its face was last seen; the outliers start a new gallery.
         remember(EndedIdentity(identity: oldIdentity, gallery: state.gallery, lastSeen: state.lastConsistent))
-        var gallery = TrackGallery(capacity: settings.galleryCapacity)
-        for outlier in state.outliers { gallery.add(outlier) }
-        let start = state.firstOutlier ?? time
-        return decide(track: track, LiveTrack(gallery: gallery, firstSeen: start, lastSeen: time, lastConsistent: time),
-                      excluding: oldIdentity, time: time)
+        let since = evidence.samples.map(\.time).min() ?? time
+        var decision = decide(track: track, LiveTrack(gallery: evidence, firstSeen: since, lastSeen: time, lastConsistent: time),
+                              excluding: oldIdentity, time: time)
+        decision.since = since
+        return decision
     }
 
-    /// `track` has just been confirmed: it continues the closest earlier identity under the
-    /// threshold, or gets a new one. A track without any sample yet always gets a new identity,
-    /// so compute at least one embedding before confirming. Confirming twice returns the same.
+    /// The outliers that agree with the newest, as a gallery, when they prove a different person:
+    /// enough of them, over `driftSeconds`, agreeing with each other, and their centroid beyond
+    /// `threshold + margin` from the track's gallery.
+    private func drift(_ state: LiveTrack) -> TrackGallery? {
+        guard let newest = state.outliers.last else { return nil }
+        let outliers = state.outliers.filter { $0.embedding.distance(to: newest.embedding) < settings.threshold }
+        guard outliers.count >= settings.driftSamples, let first = outliers.first, let last = outliers.last,
+              last.time - first.time >= settings.driftSeconds else { return nil }
+        var gallery = TrackGallery(capacity: max(settings.galleryCapacity, outliers.count))
+        for outlier in outliers { gallery.add(outlier) }
+        guard let centroid = gallery.centroid,
+              outliers.allSatisfy({ $0.embedding.distance(to: centroid) < settings.threshold }),
+              let apart = state.gallery.distance(to: centroid), apart >= settings.threshold + settings.margin else {
+            return nil
+        }
+        return gallery
+    }
+
+    /// `track` is to be published: it continues the closest earlier identity under the threshold
+    /// (with the margin over the next), or gets a new one. A track without `decisionSamples`
+    /// samples gets a new identity. Confirming twice returns the same.
     package mutating func confirm(track: Int, time: Double) -> IdentityDecision {
         let state = live[track] ?? LiveTrack(gallery: TrackGallery(capacity: settings.galleryCapacity), firstSeen: time,
                                              lastSeen: time, lastConsistent: time)
@@ -160,41 +227,65 @@ package struct ReidentificationIndex {
         remember(EndedIdentity(identity: identity, gallery: state.gallery, lastSeen: state.lastConsistent))
     }
 
-    /// Ends every live track (a shot cut): in the next shot, identity alone decides who continues.
-    package mutating func endAll() {
-        for track in live.keys.sorted() { end(track: track) }
+    /// Ends every live track (a shot boundary): in the next shot, identity alone decides who
+    /// continues. After a fade or dissolve that began at `transitionStart`, the samples taken
+    /// since then are forgotten and the next ones, until as long after `time`, do not vote: those
+    /// pictures mix two people.
+    package mutating func endAll(at time: Double? = nil, transitionStart: Double? = nil) {
+        for track in live.keys.sorted() {
+            if let start = transitionStart { live[track]?.gallery.removeSamples(since: start) }
+            end(track: track)
+        }
+        if let start = transitionStart, let time { quietUntil = time + max(0, time - start) }
     }
 
     /// Gives `track` (in `state`, not yet identified) the closest candidate identity under the
-    /// threshold, or a new one, and stores it.
+    /// threshold, when it is clearly closer than the next, or a new one, and stores it.
     private mutating func decide(track: Int, _ state: LiveTrack, excluding excluded: Int?, time: Double)
         -> IdentityDecision {
         var state = state
         forgetExpired(now: time)
-        var best: (distance: Float, ended: Int?, live: Int?)?
-        if !state.gallery.isEmpty {
-            // Candidates never seen at the same time as this track: ended ones, and live tracks
-            // not seen since this one appeared (the tracker lost them and has not dropped them yet).
+        // Candidates never seen at the same time as this track: ended ones, and live tracks
+        // unseen for `lostFor` before this one appeared (the tracker lost them, not dropped them yet).
+        var candidates: [(distance: Float, identity: Int, ended: Int?, live: Int?)] = []
+        if state.gallery.samples.count >= settings.decisionSamples {
             for (index, candidate) in ended.enumerated()
             where candidate.identity != excluded && candidate.lastSeen < state.firstSeen {
-                if let distance = state.gallery.distance(to: candidate.gallery), distance < (best?.distance ?? .infinity) {
-                    best = (distance, index, nil)
+                if let distance = state.gallery.distance(to: candidate.gallery) {
+                    candidates.append((distance, candidate.identity, index, nil))
                 }
             }
-            for (other, candidate) in live where settings.continuesLiveTracks && other != track && candidate.identity != nil
-                && candidate.identity != excluded && candidate.lastSeen < state.firstSeen {
-                if let distance = state.gallery.distance(to: candidate.gallery), distance < (best?.distance ?? .infinity) {
-                    best = (distance, nil, other)
+            for (other, candidate) in live where settings.continuesLiveTracks && other != track
+                && candidate.identity != nil && candidate.identity != excluded
+                && candidate.lastSeen < state.firstSeen - settings.lostFor {
+                if let distance = state.gallery.distance(to: candidate.gallery), let identity = candidate.identity {
+                    candidates.append((distance, identity, nil, other))
                 }
             }
         }
+        candidates.sort { ($0.distance, $0.identity) < ($1.distance, $1.identity) }
+        let best = candidates.first
+        // The runner-up is the closest other identity that may be someone else: one person who got two
+        // identities earlier (a track published before it had samples) is no doubt about who this is.
+        func gallery(_ candidate: (distance: Float, identity: Int, ended: Int?, live: Int?)) -> TrackGallery? {
+            if let index = candidate.ended { return ended[index].gallery }
+            return candidate.live.flatMap { live[$0]?.gallery }
+        }
+        let bestGallery = best.flatMap(gallery)
+        let runnerUp = candidates.first { candidate in
+            guard candidate.identity != best?.identity else { return false }
+            guard let bestGallery, let other = gallery(candidate), let apart = bestGallery.distance(to: other) else { return true }
+            return apart >= settings.threshold
+        }
+        let clear = best.map { best in best.distance < settings.threshold
+            && (runnerUp.map { $0.distance - best.distance >= settings.margin } ?? true) } ?? false
         var decision: IdentityDecision
-        if let best, best.distance < settings.threshold, let index = best.ended {
+        if clear, let best, let index = best.ended {
             let candidate = ended.remove(at: index)
             state.gallery.merge(candidate.gallery)
             decision = IdentityDecision(identity: candidate.identity, distance: best.distance)
-        } else if let best, best.distance < settings.threshold, let other = best.live,
-                  let candidate = live.removeValue(forKey: other), let identity = candidate.identity {
+        } else if clear, let best, let other = best.live, let candidate = live.removeValue(forKey: other),
+                  let identity = candidate.identity {
             state.gallery.merge(candidate.gallery)
             decision = IdentityDecision(identity: identity, distance: best.distance, replacedTrack: other)
         } else {

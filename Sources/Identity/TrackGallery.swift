@@ -30,6 +30,18 @@ package struct TrackGallery: Sendable, Equatable {
         centroid = FaceEmbedding.mean(samples.map(\.embedding))
     }
 
+    /// Forgets the samples taken at `time` or later (pictures of a transition that mixed two people).
+    package mutating func removeSamples(since time: Double) {
+        samples.removeAll { $0.time >= time }
+        centroid = samples.isEmpty ? nil : FaceEmbedding.mean(samples.map(\.embedding))
+    }
+
+    /// Forgets the samples of lower quality than `quality`.
+    package mutating func removeSamples(below quality: Double) {
+        samples.removeAll { $0.quality < quality }
+        centroid = samples.isEmpty ? nil : FaceEmbedding.mean(samples.map(\.embedding))
+    }
+
     /// Adds every sample of `other` (the best `capacity` of both remain).
     package mutating func merge(_ other: TrackGallery) {
         for sample in other.samples { add(sample) }

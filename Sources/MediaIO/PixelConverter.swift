@@ -170,23 +170,24 @@ package final class PixelConverter {
         }
     }
 
-    /// A coarse brightness sample of a frame: `columns` x `rows` luma values (point-sampled, row by
-    /// row) into `sample`, for shot-cut tests. Cheap: only the sampled pixels are read.
-    package func lumaSample(_ frame: Frame, columns: Int, rows: Int, into sample: inout [UInt8]) throws {
+    /// A coarse colour sample of a frame for shot-boundary tests: `columns` x `rows` points of
+    /// red, green, blue (3 bytes each, row by row) into `sample`, each the average of its block of
+    /// the picture (area scaling: a point sample would flicker with every moving edge).
+    package func colourSample(_ frame: Frame, columns: Int, rows: Int, into sample: inout [UInt8]) throws {
         sampleContext = sws_getCachedContext(sampleContext, Int32(frame.width), Int32(frame.height),
                                              PixelConverter.plainFormat(frame.pixelFormat), Int32(columns), Int32(rows),
-                                             AV_PIX_FMT_GRAY8, SWS_POINT, nil, nil, nil)
+                                             AV_PIX_FMT_RGB24, SWS_AREA, nil, nil, nil)
         guard let context = sampleContext else {
-            throw FFmpegError(ft_averror(EINVAL), "preparing a \(frame.width)x\(frame.height) luma sample")
+            throw FFmpegError(ft_averror(EINVAL), "preparing a \(frame.width)x\(frame.height) colour sample")
         }
-        if sample.count != columns * rows { sample = [UInt8](repeating: 0, count: columns * rows) }
+        if sample.count != columns * rows * 3 { sample = [UInt8](repeating: 0, count: columns * rows * 3) }
         try withPlanes(frame.pointer) { planes, strides in
-            var stride = Int32(columns)
+            var stride = Int32(columns * 3)
             let rowsDone = sample.withUnsafeMutableBufferPointer { buffer -> Int32 in
                 var plane: UnsafeMutablePointer<UInt8>? = buffer.baseAddress
                 return sws_scale(context, planes, strides, 0, Int32(frame.height), &plane, &stride)
             }
-            if rowsDone <= 0 { throw FFmpegError(ft_averror(EINVAL), "sampling a frame's luma") }
+            if rowsDone <= 0 { throw FFmpegError(ft_averror(EINVAL), "sampling a frame's colours") }
         }
     }
 

@@ -21,6 +21,12 @@ struct FrameJob: Sendable {
     private var stored: BGRAImage?
     /// The picture in BGRA, upright: what detectors see and overlays draw on.
     private var upright: BGRAImage?
+    /// The shot boundary this frame starts, if any (`ShotMarker`, set before the frame is planned).
+    var boundary: ShotBoundary?
+    /// With a fade or dissolve: the frame where the transition began (its pictures mix two shots).
+    var transitionStart: Int?
+    /// The frame's shot, from 0 (set by the tracking stage).
+    var shot = 0
     /// What the scheduler decided to look at on this frame (adaptive detection only).
     var plan: FramePlan?
     /// Where the parts of an adaptive plan, run on different lanes, gather their faces.

@@ -7,11 +7,13 @@ import Foundation
 /// right_eye_y,mouth_x,mouth_y,has_smile,left_eye_closed,right_eye_closed,roll,yaw,source`, with a
 /// leading `image` column for still images. Coordinates are pixels in the upright frame (2 decimals),
 /// `time` is seconds (6 decimals), booleans are 1/0, and a value that is not available is empty.
-/// With known people (`--known`) a last column, `person`, holds the name a face was recognised
-/// as (empty for a stranger).
+/// With known people (`--known`) a column `person` holds the name a face was recognised as (empty
+/// for a stranger). The last column, `shot`, numbers the frame's shot from 0 (a cut, fade or
+/// dissolve starts the next one); it is empty for still images.
 /// The file is written under a temporary name and renamed by `finish()`.
 public final class TrackCSVWriter {
-    /// The columns after the optional `image` column, in order.
+    /// The columns after the optional `image` column, in order; `person` (with known people) and
+    /// `shot` follow them.
     public static let columns = ["frame", "time", "track_id", "x", "y", "width", "height", "confidence",
                                  "left_eye_x", "left_eye_y", "right_eye_x", "right_eye_y", "mouth_x", "mouth_y",
                                  "has_smile", "left_eye_closed", "right_eye_closed", "roll", "yaw", "source"]
@@ -26,8 +28,8 @@ public final class TrackCSVWriter {
         self.includesImage = includesImage
         self.includesPerson = includesPerson
         file = try BufferedTextFile(path: path, inputs: inputs)
-        file.buffer += ((includesImage ? ["image"] : []) + Self.columns + (includesPerson ? ["person"] : []))
-            .joined(separator: ",") + "\n"
+        file.buffer += ((includesImage ? ["image"] : []) + Self.columns + (includesPerson ? ["person"] : [])
+            + ["shot"]).joined(separator: ",") + "\n"
     }
 
     /// Appends the rows of one frame (or one image, whose path fills the `image` column).
@@ -43,6 +45,7 @@ public final class TrackCSVWriter {
             file.buffer += (o.roll.map { Self.fixed($0, 2) } ?? "") + "," + (o.yaw.map { Self.fixed($0, 2) } ?? "")
             file.buffer += "," + face.source.rawValue
             if includesPerson { file.buffer += "," + Self.quoted(face.person ?? "") }
+            file.buffer += "," + (face.shot.map(String.init) ?? "")
             file.buffer += "\n"
         }
         try file.flushIfFull()

@@ -82,8 +82,9 @@ struct PipelineBuilder {
         // from those after frame n - 4 lanes, so they start early; neither depends on timing.
         let board = adaptive ? ForecastBoard(lanes: job.laneCount, reach: 4 * job.laneCount) : nil
         // Two frames per lane (or those between a tracked frame and the frame planned from it),
-        // two in the serial stages, and those the look-ahead holds.
-        let inFlight = InFlightLimit(max(job.laneCount * 2, board?.reach ?? 0) + 2 + lookahead)
+        // two in the serial stages, those the look-ahead holds and those waiting for their shot verdict.
+        let inFlight = InFlightLimit(max(job.laneCount * 2, board?.reach ?? 0) + 2 + lookahead
+                                     + ShotMarker(framesPerSecond: input.framesPerSecond).lookahead)
         let scheduler = adaptive ? SchedulerConfiguration(framesPerSecond: fps) : SchedulerConfiguration()
         let planner = geometry.map { DetectionPlanner(geometry: $0, configuration: scheduler, board: board) }
         let crops = board.flatMap { board in
@@ -124,7 +125,8 @@ struct PipelineBuilder {
 
 /// One run's stages, made by `PipelineBuilder`, and the loop that feeds them.
 ///
-/// Threads: the caller's thread demuxes, decodes and plans each frame's keyframe and tile; a serial
+/// Threads: the caller's thread demuxes, decodes, marks shot boundaries (`ShotMarker`, which holds
+/// frames a third of a second for its verdict) and plans each frame's keyframe and tile; a serial
 /// queue plans the crops; the lanes (one serial queue per core, `LanePool`: free lanes take the
 /// earliest frame's work) analyse and render different frames at once, each with its own
 /// converter and detector; frames go back into order before the serial tracking stage and again
@@ -146,6 +148,8 @@ struct VideoPipeline {
     let encode: QueueBound<EncodeStage>?
     let finish: FinishStage
     let detectEvery: Int
+    /// A shot boundary came since the last planned frame.
+    var boundarySincePlan = false
 
     /// Processes the whole input and returns the run's summary, each stage adding its part, and
     /// the written tracks' summaries. Throws on the first error; the caller finishes the outputs
@@ -153,6 +157,8 @@ struct VideoPipeline {
     mutating func run() throws -> (summary: ProcessingSummary, tracks: TrackingSummary) {
         let started = Date()
         let usageBefore = ProcessUsage.now()
+        // Frames wait a third of a second on the reader's thread for their shot-boundary verdict.
+        var shots = ShotMarker(framesPerSecond: input.framesPerSecond)
         do {
             // A stop still takes the frames the decoder holds; a failure does not.
             while !state.isFailed {
@@ -161,7 +167,7 @@ struct VideoPipeline {
                 switch item {
                 case .frame(let decoded):
                     inFlight.admit()
-                    start(FrameJob(decoded))
+                    clock.time(.detect) { shots.add(FrameJob(decoded)) { start($0) } }
                 case .audio(let packet):
                     encode?.async { $0.acceptAudio(packet) }
                 }
@@ -169,6 +175,8 @@ struct VideoPipeline {
         } catch {
             state.fail(MediaError.failed(input.path, error as? FFmpegError ?? FFmpegError(-1, "\(error)")))
         }
+        // Every admitted frame goes on, with the verdicts the detector can still give.
+        shots.finish { start($0) }
         let frames = input.frameCount
         tracking.async { $0.endOfInput(frames: frames) }
         inFlight.waitForAll()
@@ -191,7 +199,7 @@ struct VideoPipeline {
         summary.readError = input.readError
         summary.damagedPackets = input.damagedPackets
         summary.corruptFrames = input.corruptFrames
-        planner?.summarize(into: &summary)
+        summary.shotCuts = shots.count
         analysis.summarize(into: &summary)
         let tracks = tracking.sync { $0.summarize(into: &summary) }
         encode?.sync { $0.summarize(into: &summary) }
@@ -209,8 +217,11 @@ struct VideoPipeline {
     /// keyframe and tile now and its crops once the tracks they follow are known.
     private mutating func start(_ job: FrameJob) {
         var job = job
+        boundarySincePlan = boundarySincePlan || job.boundary != nil
         guard job.index % detectEvery == 0 else { return analysis.accept(job) }
-        state.attempt { job.plan = try clock.time(.detect) { try planner?.plan(for: job, failed: { state.isFailed }) } }
+        let cut = boundarySincePlan
+        boundarySincePlan = false
+        state.attempt { job.plan = try clock.time(.detect) { try planner?.plan(for: job, cut: cut, failed: { state.isFailed }) } }
         guard let crops else { return analysis.accept(job) }
         analysis.acceptAhead(&job)
         crops.plan(job, then: analysis)

@@ -104,7 +104,7 @@ final class IdentityCommandTests: XCTestCase {
                                                   "--known", known, "--csv", csv, "--tracks-summary", summary, "--quiet"])
         XCTAssertEqual(run.status, 0, run.stderr)
         let header = try XCTUnwrap(try String(contentsOfFile: csv, encoding: .utf8).split(separator: "\n").first)
-        XCTAssertTrue(header.hasSuffix(",source,person"), "person appended at the end: \(header)")
+        XCTAssertTrue(header.hasSuffix(",source,person,shot"), "person after source, then the shot: \(header)")
         let table = try rows(csv)
         XCTAssertEqual(table.count, 114)
         for row in table {

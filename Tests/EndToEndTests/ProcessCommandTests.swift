@@ -23,7 +23,7 @@ final class ProcessCommandTests: XCTestCase {
             .trimmingCharacters(in: .whitespacesAndNewlines), "aac")
         let header = try String(contentsOfFile: csv, encoding: .utf8).split(separator: "\n").first
         XCTAssertEqual(header.map(String.init), "frame,time,track_id,x,y,width,height,confidence,left_eye_x,left_eye_y,"
-            + "right_eye_x,right_eye_y,mouth_x,mouth_y,has_smile,left_eye_closed,right_eye_closed,roll,yaw,source")
+            + "right_eye_x,right_eye_y,mouth_x,mouth_y,has_smile,left_eye_closed,right_eye_closed,roll,yaw,source,shot")
         XCTAssertEqual(folder.contents(), ["clip.mp4", "out.mp4", "tracks.csv"], "no temporary files left")
     }
 

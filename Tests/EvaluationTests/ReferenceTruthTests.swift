@@ -24,24 +24,29 @@ final class ReferenceTruthTests: XCTestCase {
         XCTAssertEqual(Set(folder.contents()), Set(clips.map { $0 + ".truth.csv" }), "every generated clip is checked")
     }
 
-    /// crowd-hd keeps what it was made for: 8 to 12 people, faces 24 to 160 px high (within rounding), some
-    /// hidden for a while (behind a pillar or a nearer person) and back under the same ID.
-    func testCrowdTruthHasManyPeopleAtManySizesWithOcclusions() throws {
+    /// crowd-hd keeps what it was made for: at least five different people (IDs are people), faces 24 to 160 px
+    /// high (within rounding), some hidden for a while (behind a pillar or a nearer person) and back under the same
+    /// ID, and people who leave and come back after longer than the tracker bridges (re-identification's work).
+    func testCrowdTruthHasManyPeopleAtManySizesWithOcclusionsAndReturns() throws {
         let table = try TrackTable.load(path: root.appendingPathComponent("samples/crowd-hd.truth.csv").path, requireIDs: true)
         let truth = TrackTable(rows: table.rows.filter { !$0.ignored })
-        XCTAssertGreaterThan(table.rows.count - truth.rows.count, 100, "mostly hidden faces are marked ignore")
+        XCTAssertGreaterThan(table.rows.count - truth.rows.count, 50, "mostly hidden faces are marked ignore")
         let people = Dictionary(grouping: truth.rows, by: { $0.trackID ?? 0 })
-        XCTAssertTrue((8...12).contains(people.count), "\(people.count) people")
+        XCTAssertGreaterThanOrEqual(people.count, 5, "\(people.count) people")
         let heights = truth.rows.map(\.box.height)
         XCTAssertGreaterThanOrEqual(heights.min() ?? 0, 24)
         XCTAssertLessThanOrEqual(heights.max() ?? .infinity, 161)
         XCTAssertLessThan(heights.min() ?? 0, 30, "small far faces")
         XCTAssertGreaterThan(heights.max() ?? 0, 140, "large near faces")
-        let hidden = people.values.filter { rows in
+        func gaps(_ rows: [TrackRow]) -> [Int] {
             let frames = rows.map(\.frame).sorted()
-            return zip(frames, frames.dropFirst()).contains { $1 - $0 > 3 }
+            return zip(frames, frames.dropFirst()).map { $1 - $0 }
         }
-        XCTAssertGreaterThanOrEqual(hidden.count, 4, "people hidden for a while and seen again")
+        XCTAssertGreaterThanOrEqual(people.values.filter { gaps($0).contains { $0 > 3 } }.count, 4,
+                                    "people hidden for a while and seen again")
+        // Longer than the default --max-age (1 s at 25 fps): no tracker bridges that, identity must.
+        XCTAssertGreaterThanOrEqual(people.values.filter { gaps($0).contains { $0 > 25 } }.count, 2,
+                                    "people who leave and come back")
     }
 
     func testEveryTruthScoresPerfectlyAgainstItself() throws {

@@ -32,11 +32,12 @@ final class IdentityLogicTests: XCTestCase {
 
     /// Feeds `track` `count` pictures of `person`, one per 0.1 s from `start`; returns the last drift decision.
     @discardableResult
-    private func show(_ person: FaceEmbedding, as track: Int, from start: Double, count: Int = 5,
+    private func show(_ person: FaceEmbedding, as track: Int, from start: Double, count: Int = 5, quality: Double = 0.8,
                       in index: inout ReidentificationIndex) -> IdentityDecision? {
         var decision: IdentityDecision?
         for step in 0..<count {
-            decision = index.observe(track: track, sample: faces.picture(of: person), time: start + Double(step) * 0.1)
+            decision = index.observe(track: track, sample: faces.picture(of: person, quality: quality),
+                                     time: start + Double(step) * 0.1)
                 ?? decision
         }
         return decision
@@ -86,15 +87,15 @@ final class IdentityLogicTests: XCTestCase {
     }
 
     func testNewTrackTakesOverALostLiveTrack() {
-        // The tracker lost track 1 (not seen since 0.4 s) but still keeps it when track 2 starts.
+        // The tracker lost track 1 (not seen since 0.4 s) but still keeps it when track 2 starts 0.6 s later.
         let a = faces.person()
         var settings = ReidentificationSettings()
         settings.continuesLiveTracks = true
         var index = ReidentificationIndex(settings: settings)
         show(a, as: 1, from: 0, in: &index)
         _ = index.confirm(track: 1, time: 0.2)
-        show(a, as: 2, from: 0.6, in: &index)
-        let decision = index.confirm(track: 2, time: 0.8)
+        show(a, as: 2, from: 1.0, in: &index)
+        let decision = index.confirm(track: 2, time: 1.2)
         XCTAssertEqual(decision.identity, 1)
         XCTAssertEqual(decision.replacedTrack, 1, "the tracker should end track 1")
         XCTAssertNil(index.identity(of: 1))
@@ -128,8 +129,11 @@ final class IdentityLogicTests: XCTestCase {
         XCTAssertNil(index.observe(track: 2, sample: faces.picture(of: a), time: 3.1), "and A again resets it")
         XCTAssertNil(index.observe(track: 2, sample: faces.picture(of: b), time: 3.2))
         XCTAssertNil(index.observe(track: 2, sample: faces.picture(of: b), time: 3.3))
-        let split = index.observe(track: 2, sample: faces.picture(of: b), time: 3.4)
-        XCTAssertEqual(split?.identity, 1, "the third far picture in a row: the track is B now")
+        XCTAssertNil(index.observe(track: 2, sample: faces.picture(of: b), time: 3.4), "three in 0.2 s: one moment")
+        XCTAssertNil(index.observe(track: 2, sample: faces.picture(of: b), time: 3.6))
+        let split = index.observe(track: 2, sample: faces.picture(of: b), time: 4.0)
+        XCTAssertEqual(split?.identity, 1, "far pictures agreeing with each other over 0.8 s: the track is B now")
+        XCTAssertEqual(split?.since, 3.2, "from the first of them")
         XCTAssertEqual(index.identity(of: 2), 1)
         // A's identity ended at its last consistent picture and is a candidate again.
         show(a, as: 3, from: 6, in: &index)
@@ -141,7 +145,38 @@ final class IdentityLogicTests: XCTestCase {
         var index = ReidentificationIndex()
         show(a, as: 1, from: 0, in: &index)
         _ = index.confirm(track: 1, time: 0.2)
-        XCTAssertEqual(show(c, as: 1, from: 1, count: 3, in: &index), IdentityDecision(identity: 2))
+        var split = show(c, as: 1, from: 1, count: 9, in: &index)
+        split?.since = nil
+        XCTAssertEqual(split, IdentityDecision(identity: 2))
+    }
+
+    /// A face tracked without a break turns its head (or a hand passes): three far samples on
+    /// consecutive frames are one moment, not a new person. a3f124c split the track on them.
+    func testHeadTurnDoesNotSplitAContinuousTrack() {
+        let a = faces.person(), turned = faces.person()
+        var index = ReidentificationIndex()
+        show(a, as: 1, from: 0, count: 10, in: &index)
+        XCTAssertEqual(index.confirm(track: 1, time: 1).identity, 1)
+        for step in 0..<3 {
+            XCTAssertNil(index.observe(track: 1, sample: faces.picture(of: turned), time: 2 + Double(step) * 0.04))
+        }
+        show(a, as: 1, from: 2.12, count: 10, in: &index)
+        XCTAssertEqual(index.identity(of: 1), 1)
+    }
+
+    /// A crowd: track 1 is live and was seen a moment ago when track 2 (someone who looks alike)
+    /// appears. Re-identification must not hand track 1's ID to track 2; a3f124c did.
+    func testLiveTrackIsNeverHandedToAnotherFace() {
+        let a = faces.person()
+        var index = ReidentificationIndex()
+        show(a, as: 1, from: 0, count: 11, in: &index)
+        XCTAssertEqual(index.confirm(track: 1, time: 1).identity, 1)
+        // Track 1 missed on one frame (1.04); track 2 starts there with a face alike.
+        show(a, as: 2, from: 1.04, count: 5, in: &index)
+        let decision = index.confirm(track: 2, time: 1.5)
+        XCTAssertEqual(decision.identity, 2)
+        XCTAssertNil(decision.replacedTrack)
+        XCTAssertEqual(index.identity(of: 1), 1, "track 1 keeps its ID")
     }
 
     func testTrackWithoutSamplesGetsANewIdentityAndPoorSamplesAreIgnored() {
@@ -159,6 +194,78 @@ final class IdentityLogicTests: XCTestCase {
         _ = index.observe(track: 2, sample: nil, time: 5.3)
         XCTAssertEqual(index.confirm(track: 2, time: 5.3).identity, 2)
         XCTAssertTrue(index.gallery(of: 2)?.isEmpty == true)
+    }
+
+    /// A small or soft face (a shot shrunk to 45 %): its samples' quality is 0.03 to 0.1. They fill an
+    /// otherwise empty gallery, so a person who came in such a shot is found again later; far ones of
+    /// that quality never split a track. 776c004 ignored them: a new identity on the return.
+    func testPoorButUsableSamplesKeepAGalleryAndNeverSplit() {
+        let a = faces.person(), b = faces.person()
+        var index = ReidentificationIndex()
+        show(a, as: 1, from: 0, quality: 0.05, in: &index)
+        XCTAssertEqual(index.confirm(track: 1, time: 0.5).identity, 1)
+        XCTAssertEqual(index.gallery(of: 1)?.samples.count, 5)
+        // Someone else's poor pictures on the same track for a second: no evidence for a split.
+        XCTAssertNil(show(b, as: 1, from: 1, count: 10, quality: 0.05, in: &index))
+        XCTAssertEqual(index.identity(of: 1), 1)
+        index.end(track: 1)
+        show(a, as: 2, from: 10, in: &index)
+        XCTAssertEqual(index.confirm(track: 2, time: 10.5).identity, 1, "A comes back in a good shot")
+    }
+
+    /// A face entering at the frame's edge, half out of the picture: its first samples are poor and
+    /// unlike the whole face. When good pictures come they replace that gallery; they are no split
+    /// (776c004 with poor samples kept split such a track in crowd-hd).
+    func testPoorGalleryIsReplacedByGoodPicturesNotSplit() {
+        let halfFace = faces.person(), a = faces.person()
+        var index = ReidentificationIndex()
+        show(halfFace, as: 1, from: 0, count: 3, quality: 0.05, in: &index)
+        XCTAssertEqual(index.confirm(track: 1, time: 0.3).identity, 1)
+        XCTAssertNil(show(a, as: 1, from: 0.4, count: 10, in: &index))
+        XCTAssertEqual(index.identity(of: 1), 1)
+        XCTAssertLessThan(index.gallery(of: 1)?.distance(to: a) ?? 1, 0.1, "the gallery is the whole face now")
+        XCTAssertTrue(index.gallery(of: 1)?.samples.allSatisfy { $0.quality >= 0.1 } ?? false)
+    }
+
+    /// Good samples far from the gallery put what the gallery says about the face in doubt (it names
+    /// no one then) until they agree with it again or a split settles it.
+    func testFarSamplesPutTheTrackInDoubt() {
+        let a = faces.person(), b = faces.person()
+        var index = ReidentificationIndex()
+        show(a, as: 1, from: 0, in: &index)
+        _ = index.confirm(track: 1, time: 0.5)
+        XCTAssertFalse(index.isInDoubt(track: 1))
+        _ = index.observe(track: 1, sample: faces.picture(of: b), time: 1)
+        XCTAssertTrue(index.isInDoubt(track: 1))
+        _ = index.observe(track: 1, sample: faces.picture(of: a), time: 1.1)
+        XCTAssertFalse(index.isInDoubt(track: 1))
+        _ = index.observe(track: 1, sample: faces.picture(of: b, quality: 0.05), time: 1.2)
+        XCTAssertFalse(index.isInDoubt(track: 1), "a poor far picture is no doubt")
+    }
+
+    /// A track published before it had any sample gets a new identity; its samples come later. When
+    /// that person comes back, both of their identities are close, and close to each other: no doubt
+    /// between two people, so the closer one continues. Without this the margin rule gave a third
+    /// identity (p14-b of the identity corpus, once poor samples filled such galleries).
+    func testTwoIdentitiesOfOnePersonDoNotBlockTheirReturn() {
+        let a = faces.person(), b = faces.person()
+        var index = ReidentificationIndex()
+        for (track, person) in [a, b].enumerated() {
+            show(person, as: track + 1, from: Double(track), in: &index)
+            XCTAssertEqual(index.confirm(track: track + 1, time: Double(track) + 0.5).identity, track + 1)
+            index.end(track: track + 1)
+        }
+        // A again, published before any sample: a new identity; its samples come afterwards.
+        _ = index.observe(track: 3, sample: nil, time: 3)
+        XCTAssertEqual(index.confirm(track: 3, time: 3).identity, 3)
+        show(a, as: 3, from: 3.1, in: &index)
+        index.end(track: 3)
+        // A comes back: identities 1 and 3 are both close (within 0.08 of each other), and they are
+        // close to each other; B is far. One of A's identities continues, not a fourth.
+        show(a, as: 4, from: 6, in: &index)
+        let back = index.confirm(track: 4, time: 6.5)
+        XCTAssertTrue([1, 3].contains(back.identity), "\(back)")
+        XCTAssertTrue(back.isContinuation)
     }
 
     func testMemoryStaysBounded() {

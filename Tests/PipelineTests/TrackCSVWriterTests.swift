@@ -15,13 +15,18 @@ final class TrackCSVWriterTests: XCTestCase {
         face.roll = -0.001
         try writer.write(frame: 3, time: 0.1, faces: [TrackedFace(observation: face, trackID: 7, source: .predicted)])
         try writer.write(frame: 4, time: 0.2, faces: [TrackedFace(observation: face, trackID: nil)])
+        var inShot = TrackedFace(observation: face, trackID: 7)
+        inShot.shot = 2
+        try writer.write(frame: 5, time: 0.3, faces: [inShot])
         XCTAssertFalse(FileManager.default.fileExists(atPath: path), "renamed into place only by finish()")
         try writer.finish()
         let lines = try String(contentsOfFile: path, encoding: .utf8).split(separator: "\n", omittingEmptySubsequences: false)
-        XCTAssertEqual(lines[0].split(separator: ",").count, 20)
-        XCTAssertEqual(lines[1], "3,0.100000,7,10.00,20.13,30.50,40.00,0.8765,15.00,25.00,35.56,25.00,,,1,,,0.00,,predicted")
-        XCTAssertEqual(lines[2], "4,0.200000,,10.00,20.13,30.50,40.00,0.8765,15.00,25.00,35.56,25.00,,,1,,,0.00,,detected")
-        XCTAssertEqual(lines[3], "")
+        XCTAssertEqual(lines[0].split(separator: ",").count, 21)
+        XCTAssertTrue(lines[0].hasSuffix(",source,shot"), "the shot column last")
+        XCTAssertEqual(lines[1], "3,0.100000,7,10.00,20.13,30.50,40.00,0.8765,15.00,25.00,35.56,25.00,,,1,,,0.00,,predicted,")
+        XCTAssertEqual(lines[2], "4,0.200000,,10.00,20.13,30.50,40.00,0.8765,15.00,25.00,35.56,25.00,,,1,,,0.00,,detected,")
+        XCTAssertEqual(lines[3], "5,0.300000,7,10.00,20.13,30.50,40.00,0.8765,15.00,25.00,35.56,25.00,,,1,,,0.00,,detected,2")
+        XCTAssertEqual(lines[4], "")
         XCTAssertEqual(folder.contents(), ["tracks.csv"])
     }
 

@@ -129,7 +129,7 @@ final class FaceTrackJobTests: XCTestCase {
         XCTAssertGreaterThanOrEqual(summary.frames, 5)
         XCTAssertLessThan(summary.frames, 30, "one lane holds at most four frames in flight")
         let rows = try String(contentsOfFile: folder.file("t.csv"), encoding: .utf8).split(separator: "\n")
-        XCTAssertEqual(rows.first, Substring(TrackCSVWriter.columns.joined(separator: ",")))
+        XCTAssertEqual(rows.first, Substring((TrackCSVWriter.columns + ["shot"]).joined(separator: ",")))
         XCTAssertEqual(folder.contents(), ["clip.mp4", "t.csv"])
     }
 

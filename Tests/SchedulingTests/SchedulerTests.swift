@@ -163,45 +163,4 @@ final class SchedulerTests: XCTestCase {
         XCTAssertEqual(merged[1].bounds, Rect(x: 100, y: 100, width: 400, height: 400))
         XCTAssertEqual(merged[3].source, .tile)
     }
-
-    func testSceneCutDetectorSeesCutsNotMotion() {
-        var detector = SceneCutDetector()
-        let count = SceneCutDetector.columns * SceneCutDetector.rows
-        func ramp(_ shift: Int, dark: Bool = false) -> [UInt8] {
-            (0..<count).map { i in UInt8(clamping: (dark ? 20 : 60) + ((i % SceneCutDetector.columns + shift) * 5) % 120) }
-        }
-        XCTAssertFalse(detector.isCut(sample: ramp(0)))
-        XCTAssertFalse(detector.isCut(sample: ramp(2)), "a pan moves the layout, not the histogram")
-        XCTAssertTrue(detector.isCut(sample: (0..<count).map { _ in 230 }), "another shot")
-        XCTAssertFalse(detector.isCut(sample: (0..<count).map { _ in 228 }))
-    }
-
-    /// The same cut inside letterbox bars (black rows top and bottom, 4 of 18 each) or pillarbox
-    /// bars is still a cut; a frame where a third of the picture changes is not.
-    func testSceneCutDetectorLooksPastLetterboxBars() {
-        let columns = SceneCutDetector.columns, rows = SceneCutDetector.rows
-        func shot(_ base: Int) -> [UInt8] {
-            (0..<(columns * rows)).map { i in
-                let row = i / columns
-                return row < 4 || row >= rows - 4 ? 16 : UInt8(clamping: base + (i % columns) * 3)
-            }
-        }
-        var detector = SceneCutDetector()
-        XCTAssertFalse(detector.isCut(sample: shot(40)))
-        // Inside the bars: histogram distance 0.47, layout 45; over the whole frame (bars 44% of
-        // it) 0.26 and 25, both under the thresholds.
-        XCTAssertTrue(detector.isCut(sample: shot(85)), "a cut inside letterbox bars")
-        XCTAssertFalse(detector.isCut(sample: shot(86)))
-        // Someone close to the camera: a third of the picture inside the bars turns bright.
-        var moved = shot(86)
-        for i in (4 * columns)..<(4 * columns + 10 * columns / 3) { moved[i] = 250 }
-        XCTAssertFalse(detector.isCut(sample: moved))
-        // Pillarbox bars (8 of 32 columns each side) and a small picture inside: still a cut.
-        func boxed(_ base: Int) -> [UInt8] {
-            (0..<(columns * rows)).map { i in (8..<24).contains(i % columns) ? UInt8(clamping: base + (i % columns) * 3) : 16 }
-        }
-        detector = SceneCutDetector()
-        XCTAssertFalse(detector.isCut(sample: boxed(40)))
-        XCTAssertTrue(detector.isCut(sample: boxed(85)), "a cut inside pillarbox bars (half the picture)")
-    }
 }

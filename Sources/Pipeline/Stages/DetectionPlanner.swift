@@ -5,7 +5,7 @@ import Scheduling
 import Tracking
 
 /// The reader's side of detection planning, on the reader's thread, frame by frame in order.
-/// Adaptive: tests each frame for a shot cut and decides its keyframe and tile (`planAhead`) from
+/// Adaptive: decides each frame's keyframe and tile (`planAhead`) from
 /// the tracks as the tracking stage forecast them after an earlier frame (`ForecastBoard.aheadSource`),
 /// so those expensive passes can start long before the frame is tracked; `CropPlanner` adds the
 /// crops later, from fresher forecasts. Full (no board): the whole frame at the detector's base
@@ -15,14 +15,9 @@ struct DetectionPlanner {
     private let configuration: SchedulerConfiguration
     private let board: ForecastBoard?
     private var scheduler: DetectionScheduler?
-    private var cuts = SceneCutDetector()
-    private let sampler = PixelConverter()
-    private var sample: [UInt8] = []
     /// The last frame that started a shot (forecasts made before it say nothing about it); the
     /// first frame counts as one.
     private var lastCut = 0
-    /// Cuts found so far.
-    private(set) var cutCount = 0
 
     init(geometry: DetectionGeometry, configuration: SchedulerConfiguration, board: ForecastBoard?) {
         self.geometry = geometry
@@ -30,21 +25,12 @@ struct DetectionPlanner {
         self.board = board
     }
 
-    /// Adds the shot cuts found to `summary`.
-    func summarize(into summary: inout ProcessingSummary) {
-        summary.shotCuts = cutCount
-    }
-
-    /// The plan for `job` (adaptive: its keyframe and tile; the crops come later); `nil` when the
-    /// run failed while waiting for the forecasts.
-    mutating func plan(for job: FrameJob, failed: () -> Bool) throws -> FramePlan? {
+    /// The plan for `job` (adaptive: its keyframe and tile; the crops come later); `cut` says a
+    /// shot boundary came since the last planned frame (`ShotMarker`); `nil` when the run failed
+    /// while waiting for the forecasts.
+    mutating func plan(for job: FrameJob, cut: Bool, failed: () -> Bool) throws -> FramePlan? {
         let upright = job.orientation.uprightSize(width: job.frame.width, height: job.frame.height)
-        try sampler.lumaSample(job.frame, columns: SceneCutDetector.columns, rows: SceneCutDetector.rows, into: &sample)
-        let cut = cuts.isCut(sample: sample)
-        if cut {
-            lastCut = job.index
-            cutCount += 1
-        }
+        if cut { lastCut = job.index }
         // Full detection looks at the whole frame; a cut still ends every track.
         guard let board else {
             var plan = FramePlan.wholeFrame(width: upright.width, height: upright.height, geometry: geometry)

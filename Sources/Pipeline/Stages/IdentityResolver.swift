@@ -4,9 +4,10 @@ import MediaIO
 
 /// The tracking stage's identity work, on its queue, frame by frame in order: embeds a detected
 /// face only when its track's gallery wants one (`ReidentificationIndex.wantsSample`: a few per
-/// track, the best kept), gives each confirmed track its published ID (a continued earlier one
-/// when re-identification finds the face again after a gap or a cut, a split when the face turns
-/// into someone else's), names tracks after known people and decides who `--keep`/`--only` masks.
+/// track, spread in time, the best kept), publishes each confirmed track's ID as its first row
+/// leaves the look-ahead window (a continued earlier one when re-identification finds the face
+/// again after a gap or a boundary; from a split on, a new one when the face turned into someone
+/// else's), names tracks after known people and decides who `--keep`/`--only` masks.
 ///
 /// Embeddings run here rather than on the analysis lanes because only this stage knows which
 /// track wants one; a few per track cost far less than one per face per frame.
@@ -19,8 +20,11 @@ final class IdentityResolver {
     private let only: Set<String>?
     private let converter = PixelConverter()
     private let pool: ImagePool
-    /// Tracker serial → published identity (the index's, or the tracker's ID without re-identification).
-    private var identities: [Int: Int] = [:]
+    /// Tracker serial → published identities, each from a time on (the first from the start; a
+    /// split adds one). Kept after the track ends: its last rows may still be in the window.
+    private var identities: [Int: [(since: Double, identity: Int)]] = [:]
+    /// Serials the tracker has confirmed (rows with a track ID), to publish before they end.
+    private var confirmed: Set<Int> = []
     /// Tracker serial → known person and distance, from the track's gallery.
     private var people: [Int: (name: String, distance: Float)] = [:]
     /// Identity → known person, for the summary (the latest decision).
@@ -45,23 +49,28 @@ final class IdentityResolver {
         self.pool = pool
     }
 
-    /// A shot cut: every track ends, identity alone decides who continues in the new shot.
-    func cut() {
-        index.endAll()
+    /// A shot boundary at `time`: every track ends, identity alone decides who continues in the
+    /// new shot; a fade or dissolve began at `transitionStart`.
+    func cut(at time: Double, transitionStart: Double?) {
+        for serial in tracked.sorted() { publishIfConfirmed(serial) }
+        index.endAll(at: time, transitionStart: transitionStart)
         tracked.removeAll()
     }
 
-    /// Embeds what the index wants on this frame, feeds it every detected face and rewrites the
-    /// rows' track IDs to identities. `live` lists the tracker's serials after this frame.
+    /// Embeds what the index wants on this frame and feeds it every detected face. `live` lists
+    /// the tracker's serials after this frame. Track IDs are left as the tracker's: `publish`
+    /// turns them into identities as the rows leave the look-ahead window.
     func resolve(_ rows: inout [TrackedFace], job: inout FrameJob, live: Set<Int>) throws {
-        for serial in tracked where !live.contains(serial) {
+        for serial in tracked.sorted() where !live.contains(serial) {
+            publishIfConfirmed(serial)
             index.end(track: serial)
-            identities.removeValue(forKey: serial)
         }
         tracked.formIntersection(live)
         lastTime = job.time
         var image: BGRAImage?
-        for row in rows where row.trackSerial != 0 && row.source.isDetection {
+        for row in rows where row.trackSerial != 0 {
+            if row.trackID != nil { confirmed.insert(row.trackSerial) }
+            guard row.source.isDetection else { continue }
             let serial = row.trackSerial
             tracked.insert(serial)
             var sample: FaceSample?
@@ -70,33 +79,69 @@ final class IdentityResolver {
                 if let image { sample = embedder.sample(of: row.observation, in: image) }
                 if sample != nil { embeddingCount += 1 }
             }
-            if let decision = index.observe(track: serial, sample: sample, time: job.time), reidentify {
-                identities[serial] = decision.identity
-                if let replaced = decision.replacedTrack { identities.removeValue(forKey: replaced) }
+            if let decision = index.observe(track: serial, sample: sample, time: job.time), reidentify,
+               identities[serial] != nil {
+                identities[serial, default: []].append((decision.since ?? job.time, decision.identity))
             }
             if sample != nil { name(serial) }
         }
-        for i in rows.indices where rows[i].trackSerial != 0 {
-            if rows[i].trackID != nil { rows[i].trackID = identity(of: rows[i].trackSerial, trackerID: rows[i].trackID!, time: job.time) }
-        }
     }
 
-    /// The published identity of a track the tracker confirmed with `trackerID`.
-    func identity(of serial: Int, trackerID: Int, time: Double) -> Int {
-        if let identity = identities[serial] { return identity }
-        let decision = index.confirm(track: serial, time: time)
-        let identity = reidentify ? decision.identity : trackerID
-        identities[serial] = identity
-        if let replaced = decision.replacedTrack, reidentify { identities.removeValue(forKey: replaced) }
+    /// Gives the rows of one frame leaving the window (at `time`) their published identities.
+    /// Returns the rows taken out: a second row of one identity on the frame (a track that
+    /// another continued, still coasting), which the caller hides rather than writes.
+    func publish(_ rows: inout [TrackedFace], time: Double) -> [TrackedFace] {
+        for i in rows.indices where rows[i].trackSerial != 0 {
+            guard let trackerID = rows[i].trackID else { continue }
+            rows[i].trackID = identity(of: rows[i].trackSerial, trackerID: trackerID, at: time)
+        }
+        var removed: [TrackedFace] = []
+        var seen: [Int: Int] = [:]
+        var kept: [TrackedFace] = []
+        for row in rows {
+            guard let id = row.trackID else { kept.append(row); continue }
+            if let at = seen[id] {
+                // A detected row beats a predicted one; otherwise the first stays.
+                if !kept[at].source.isDetection && row.source.isDetection {
+                    removed.append(kept[at])
+                    kept[at] = row
+                } else {
+                    removed.append(row)
+                }
+            } else {
+                seen[id] = kept.count
+                kept.append(row)
+            }
+        }
+        rows = kept
+        return removed
+    }
+
+    /// The identity track `serial` (the tracker's `trackerID`) carries at `time`, decided on first use.
+    private func identity(of serial: Int, trackerID: Int, at time: Double) -> Int {
+        if identities[serial] == nil { decide(serial, trackerID: trackerID) }
+        let segments = identities[serial] ?? []
+        return segments.last { $0.since <= time }?.identity ?? segments.first?.identity ?? trackerID
+    }
+
+    private func publishIfConfirmed(_ serial: Int) {
+        if confirmed.contains(serial), identities[serial] == nil { decide(serial, trackerID: nil) }
+    }
+
+    /// Publishes track `serial` with the evidence gathered so far.
+    private func decide(_ serial: Int, trackerID: Int?) {
+        let decision = index.confirm(track: serial, time: lastTime)
+        // Without re-identification the tracker's own ID stands (known first on the track's first row).
+        let identity = reidentify ? decision.identity : (trackerID ?? decision.identity)
+        identities[serial] = [(-Double.infinity, identity)]
         if let person = people[serial] { personOfIdentity[identity] = person }
-        return identity
     }
 
     /// Names track `serial` from its gallery.
     private func name(_ serial: Int) {
         guard let known, let gallery = index.gallery(of: serial) else { return }
-        people[serial] = known.match(gallery)
-        if let identity = identities[serial] { personOfIdentity[identity] = people[serial] }
+        people[serial] = index.isInDoubt(track: serial) ? nil : known.match(gallery)
+        if let identity = identities[serial]?.last?.identity { personOfIdentity[identity] = people[serial] }
     }
 
     /// Fills the person and the mask decision of rows leaving the look-ahead (written or hidden).

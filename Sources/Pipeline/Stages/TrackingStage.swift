@@ -57,6 +57,10 @@ final class TrackingStage {
         var identity: IdentityResolver?
         var accepted = 0
         var expected: Int?
+        /// The shot of the frames coming in: one more after each boundary.
+        var shot = 0
+        /// Times of the last frames, by frame number modulo their count (a transition's start).
+        var times = [Double](repeating: 0, count: 64)
 
         init(tracker: Tracker?, faceProcessor: TrackedFaceProcessor?, outputs: [FrameOutput], lookahead: Int, smoothing: TrackSmoothing?) {
             self.tracker = tracker
@@ -94,6 +98,9 @@ final class TrackingStage {
 
     func accept(_ job: FrameJob) {
         var job = job
+        if job.boundary != nil, job.index > 0 { serial.shot += 1 }
+        job.shot = serial.shot
+        serial.times[job.index % serial.times.count] = job.time
         var rows: [TrackedFace] = []
         state.attempt { rows = clock.time(.track) { track(&job) } }
         if let board { board.post(after: job.index) { [tracker = serial.tracker] in tracker?.forecast(steps: $0) ?? [] } }
@@ -135,10 +142,7 @@ final class TrackingStage {
 
     private func flushIfComplete() {
         guard let expected = serial.expected, serial.accepted == expected else { return }
-        for (track, id) in serial.tracker?.confirmAtEnd() ?? [] {
-            let published = serial.identity?.identity(of: track, trackerID: id, time: serial.identity?.lastTime ?? 0) ?? id
-            serial.buffer.assign(id: published, to: track)
-        }
+        for (track, id) in serial.tracker?.confirmAtEnd() ?? [] { serial.buffer.assign(id: id, to: track) }
         clock.time(.track) { for out in serial.buffer.flush() { write(out) } }
         serial.expected = nil
     }
@@ -148,12 +152,14 @@ final class TrackingStage {
         guard let tracker = serial.tracker else {
             return (job.detections ?? []).map { TrackedFace(observation: $0, trackID: nil) }
         }
+        if job.boundary != nil {
+            tracker.endAllTracks()
+            // Pictures of a fade or dissolve mix two people: samples from them decide nothing.
+            let start = job.transitionStart.map { job.index - $0 < serial.times.count ? serial.times[$0 % serial.times.count] : job.time }
+            serial.identity?.cut(at: job.time, transitionStart: start)
+        }
         var rows: [TrackedFace]
         if let plan = job.plan {
-            if plan.isCut {
-                tracker.endAllTracks()
-                serial.identity?.cut()
-            }
             rows = tracker.update(frame: job.index, time: job.time, detections: job.detections, coverage: plan.covers)
         } else {
             rows = tracker.update(frame: job.index, time: job.time, detections: job.detections)
@@ -168,7 +174,7 @@ final class TrackingStage {
     private func lookBack(for rows: [TrackedFace], with backfill: Backfill) {
         for row in rows where row.trackID != nil && !backfill.confirmed.contains(row.trackSerial) {
             backfill.confirmed.insert(row.trackSerial)
-            backfill.recovered += serial.buffer.extendBackward(serial: row.trackSerial, startsShot: { $0.plan?.isCut == true }) {
+            backfill.recovered += serial.buffer.extendBackward(serial: row.trackSerial, startsShot: { $0.boundary != nil }) {
                 job, expected in backfill.find(on: job, near: expected)
             }
         }
@@ -180,9 +186,13 @@ final class TrackingStage {
         job.faces = serial.tracker == nil ? out.faces + out.hidden : out.faces
         job.hidden = serial.tracker == nil ? [] : out.hidden
         if let identity = serial.identity {
+            // Identities are published as rows leave the window, when the most evidence is in.
+            job.hidden += identity.publish(&job.faces, time: job.time)
             identity.label(&job.faces)
             identity.label(&job.hidden)
         }
+        for i in job.faces.indices { job.faces[i].shot = job.shot }
+        for i in job.hidden.indices { job.hidden[i].shot = job.shot }
         state.attempt {
             serial.smoothing?.smooth(&job.faces, frame: job.index, time: job.time)
             serial.faceProcessor?.process(&job.faces, frame: job.index)

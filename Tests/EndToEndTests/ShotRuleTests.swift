@@ -1,0 +1,67 @@
+import Foundation
+import TestSupport
+import XCTest
+
+/// Shot boundaries and identities across them, end to end on clips made from the committed
+/// portraits: a hard cut that changes colour but not brightness, and a dissolve from one person
+/// to another at the same place. Both failed on main a3f124c (the cut was missed; the dissolve
+/// carried one ID from one person to the next).
+final class ShotRuleTests: XCTestCase {
+    private static let fixtures = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+        .appendingPathComponent("IdentityTests/Fixtures").path
+
+    /// Rows of a CSV as dictionaries by header.
+    private func rows(_ path: String) throws -> [[String: String]] {
+        let lines = try String(contentsOfFile: path, encoding: .utf8).split(separator: "\n").map(String.init)
+        let header = lines[0].split(separator: ",", omittingEmptySubsequences: false).map(String.init)
+        return lines.dropFirst().map { line in
+            Dictionary(uniqueKeysWithValues: zip(header, line.split(separator: ",", omittingEmptySubsequences: false).map(String.init)))
+        }
+    }
+
+    private func process(_ clip: String, _ options: [String] = []) throws -> [[String: String]] {
+        let csv = clip + ".csv"
+        let run = try Tools.run(Tools.facetrack, ["process", clip, "--csv", csv, "--quiet"] + options)
+        XCTAssertEqual(run.status, 0, run.stderr)
+        return try rows(csv)
+    }
+
+    /// One person on a wood-brown backdrop, then the same picture with its hues turned half way
+    /// round (a blue-green backdrop): the brightness of every pixel stays, so a test on the luma
+    /// histogram alone sees no cut. The `shot` column (last) counts it.
+    func testHardCutBetweenDifferentlyColouredShotsOfEqualBrightnessIsFound() throws {
+        let folder = try TemporaryFolder()
+        let clip = folder.file("colour-cut.mp4")
+        try Tools.ffmpeg(["-f", "lavfi", "-i", "color=c=0x7a5230:s=640x360:r=25:d=3", "-i", Self.fixtures + "/photo_hopper_1.jpg",
+                          "-filter_complex", "[1:v]scale=-2:220[p];[0:v][p]overlay=x=(W-w)/2+10*sin(t*3):y=70,"
+                          + "hue=h='if(gte(n,38),180,0)',format=yuv420p[v]",
+                          "-map", "[v]", "-c:v", "libx264", "-crf", "18", clip])
+        let rows = try process(clip)
+        XCTAssertEqual(rows.first.map { Array($0.keys).contains("shot") }, true, "a shot column")
+        let shotOf = Dictionary(rows.compactMap { row in Int(row["frame"] ?? "").flatMap { f in Int(row["shot"] ?? "").map { (f, $0) } } },
+                                uniquingKeysWith: { a, _ in a })
+        XCTAssertFalse(shotOf.isEmpty)
+        for (frame, shot) in shotOf { XCTAssertEqual(shot, frame < 38 ? 0 : 1, "frame \(frame)") }
+    }
+
+    /// Grace Hopper for 2 s, a 0.5 s dissolve (frames 50 to 62, the astronaut outweighs her from
+    /// frame 57) into the astronaut at the same place and size, the astronaut for 2 s. The ID
+    /// changes within a frame of the dissolve's middle: a3f124c carried Hopper's ID to frame 58.
+    func testDissolveDoesNotCarryAnIDFromOnePersonToTheNext() throws {
+        let folder = try TemporaryFolder()
+        let clip = folder.file("dissolve.mp4")
+        let shot = "scale=-2:240,pad=640:360:(ow-iw)/2:60:color=0x505a64,setsar=1,fps=25,format=yuv420p"
+        try Tools.ffmpeg(["-loop", "1", "-t", "2.5", "-i", Self.fixtures + "/photo_hopper_1.jpg",
+                          "-loop", "1", "-t", "2.5", "-i", Self.fixtures + "/photo_astronaut_1.jpg", "-filter_complex",
+                          "[0:v]\(shot)[a];[1:v]\(shot)[b];[a][b]xfade=transition=fade:duration=0.5:offset=2[v]",
+                          "-map", "[v]", "-c:v", "libx264", "-crf", "18", clip])
+        let rows = try process(clip)
+        func ids(_ frames: ClosedRange<Int>) -> Set<String> {
+            Set(rows.filter { Int($0["frame"] ?? "").map(frames.contains) ?? false }.compactMap { $0["track_id"] }.filter { !$0.isEmpty })
+        }
+        let before = ids(0...55), after = ids(58...111)
+        XCTAssertEqual(before.count, 1, "\(before)")
+        XCTAssertEqual(after.count, 1, "\(after)")
+        XCTAssertTrue(before.isDisjoint(with: after), "the ID of one person went on to the next: \(before) \(after)")
+    }
+}
