@@ -46,6 +46,8 @@ public struct FaceTrackJob: Sendable {
     /// The `--known` people, read once by the caller (so a bad photo fails before any video and
     /// batch reads the folder once); nil reads `identity.knownFolder` in `run`.
     package var knownPeople: KnownPeople?
+    /// A stretch of the input to run over (a segment of a split plan); nil for the whole input.
+    package var span: JobSpan?
 
     /// Creates a job with the defaults of `facetrack process`.
     public init(input: String, outputs: JobOutputs = JobOutputs(), detection: DetectionSettings = DetectionSettings(),
@@ -136,6 +138,13 @@ public struct FaceTrackJob: Sendable {
         try run(progress: progress, stop: stop, extraOutputs: [])
     }
 
+    /// `run`, keeping the face embeddings computed for re-identification in `galleries`, by the
+    /// track IDs written (a segment of a split plan writes them for `stitch`).
+    package func run(progress: (@Sendable (JobProgress) -> Void)?, stop: StopSignal, galleries: IdentityGalleries) throws
+        -> ProcessingSummary {
+        try run(progress: progress, stop: stop, extraOutputs: [], galleries: galleries)
+    }
+
     /// Where the person of `known` (one person: `facetrack find`'s photo) appears in the input:
     /// tracks named after them, as time ranges. Reads the input once; writes only `outputs`.
     func findAppearances(of known: KnownPeople) throws -> (ranges: [AppearanceRange], summary: ProcessingSummary) {
@@ -147,8 +156,8 @@ public struct FaceTrackJob: Sendable {
         return (collector.ranges.ranges, summary)
     }
 
-    private func run(progress: (@Sendable (JobProgress) -> Void)?, stop: StopSignal, extraOutputs: [FrameOutput]) throws
-        -> ProcessingSummary {
+    private func run(progress: (@Sendable (JobProgress) -> Void)?, stop: StopSignal, extraOutputs: [FrameOutput],
+                     galleries: IdentityGalleries? = nil) throws -> ProcessingSummary {
         try validate()
         var readFiles = self.readFiles
         if knownPeople == nil, let folder = identity.knownFolder, !folder.isEmpty,
@@ -157,7 +166,7 @@ public struct FaceTrackJob: Sendable {
         }
         try outputs.checkDistinct(input: input, readFiles: readFiles)
         // The input first: its errors come before any model is loaded.
-        let reader = try VideoReader(path: input, threads: threads)
+        let reader = try VideoReader(path: input, threads: threads, span: span?.read)
         let inputs = [input] + readFiles.map(\.path)
         // Every output is checked (and opened under a temporary name) before any model loads; an
         // output that is never finished deletes its temporary file.
@@ -177,6 +186,7 @@ public struct FaceTrackJob: Sendable {
         }
         var builder = PipelineBuilder(job: self, input: reader, outputs: outputs + extraOutputs)
         builder.identity = try identityParts()
+        builder.galleries = galleries
         builder.stop = stop
         let total = reader.estimatedFrameCount
         if let progress { builder.progress = { progress(JobProgress(frames: $0, estimatedTotal: total)) } }

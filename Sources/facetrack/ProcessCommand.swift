@@ -6,7 +6,7 @@ enum ProcessCommand: Command {
     static let name = "process"
     static let synopsis = "process INPUT [-o OUT] [--csv FILE]"
     static let summary = "overlay faces on a video and/or export face tracks as CSV"
-    static let options = OutputOptions.options + JobOptions.options + [CommonFlags.quiet.spec, CommonFlags.stats.spec, CommonFlags.help.spec]
+    static let options = OutputOptions.options + JobOptions.options + SegmentOptions.options + [CommonFlags.quiet.spec, CommonFlags.stats.spec, CommonFlags.help.spec]
 
     static var help: String {
         """
@@ -20,6 +20,9 @@ enum ProcessCommand: Command {
 
         \(JobOptions.help())
 
+        ONE FILE ON SEVERAL MACHINES OR PROCESSES (docs/batch.md):
+        \(SegmentOptions.help)
+
         OTHER:
         \(CommonFlags.quiet.spec.helpEntry)
         \(CommonFlags.stats.spec.helpEntry)
@@ -32,6 +35,7 @@ enum ProcessCommand: Command {
           facetrack process party.mp4 -o party-hearts.mp4 --overlay boxes,eyes,labels --eye-sprite heart
           facetrack process street.mp4 -o street-anon.mp4 --anonymize blur --overlay none
           facetrack process talk.mp4 --csv talk.csv --attributes all --landmarks talk-mesh.csv
+          facetrack process hearing.mp4 --jobs 4 -o hearing-faces.mp4 --csv hearing.csv
         """
     }
 
@@ -43,6 +47,7 @@ enum ProcessCommand: Command {
         }
         let quiet = arguments.isSet(CommonFlags.quiet)
         let job = try JobOptions(arguments).job(input: arguments.positionals[0], outputs: try OutputOptions(arguments).outputs)
+        if let status = try SegmentOptions.run(arguments, job: job, quiet: quiet) { return status }
         if job.outputs.isEmpty && !quiet {
             Console.warn("no -o or --csv given: faces are counted but nothing is written")
         }

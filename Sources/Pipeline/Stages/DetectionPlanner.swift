@@ -19,10 +19,10 @@ struct DetectionPlanner {
     private let sampler = PixelConverter()
     private var sample: [UInt8] = []
     /// The last frame that started a shot (forecasts made before it say nothing about it); the
-    /// first frame counts as one.
-    private var lastCut = 0
-    /// Cuts found so far.
-    private(set) var cutCount = 0
+    /// first frame (0, or a segment's first) counts as one.
+    private var lastCut: Int?
+    /// The frames cuts were found on, in order.
+    private(set) var cutFrames: [Int] = []
 
     init(geometry: DetectionGeometry, configuration: SchedulerConfiguration, board: ForecastBoard?) {
         self.geometry = geometry
@@ -32,7 +32,8 @@ struct DetectionPlanner {
 
     /// Adds the shot cuts found to `summary`.
     func summarize(into summary: inout ProcessingSummary) {
-        summary.shotCuts = cutCount
+        summary.shotCuts = cutFrames.count
+        summary.shotCutFrames = cutFrames
     }
 
     /// The plan for `job` (adaptive: its keyframe and tile; the crops come later); `nil` when the
@@ -41,10 +42,11 @@ struct DetectionPlanner {
         let upright = job.orientation.uprightSize(width: job.frame.width, height: job.frame.height)
         try sampler.lumaSample(job.frame, columns: SceneCutDetector.columns, rows: SceneCutDetector.rows, into: &sample)
         let cut = cuts.isCut(sample: sample)
-        if cut {
+        if cut || lastCut == nil {
             lastCut = job.index
-            cutCount += 1
+            if cut { cutFrames.append(job.index) }
         }
+        let lastCut = self.lastCut ?? job.index
         // Full detection looks at the whole frame; a cut still ends every track.
         guard let board else {
             var plan = FramePlan.wholeFrame(width: upright.width, height: upright.height, geometry: geometry)

@@ -31,8 +31,14 @@ final class IdentityResolver {
     private(set) var embeddingCount = 0
     /// The time of the last frame resolved.
     private(set) var lastTime = 0.0
+    /// Where the samples go by published ID (a segment of a split plan writes them); nil keeps none.
+    private let galleries: IdentityGalleries?
+    /// Samples of tracks not yet confirmed, by serial: they join the ID the track is published as.
+    private var pending: [Int: TrackGallery] = [:]
 
-    init(settings: IdentitySettings, model: FaceEmbeddingModel, known: KnownPeople?, pool: ImagePool) throws {
+    init(settings: IdentitySettings, model: FaceEmbeddingModel, known: KnownPeople?, pool: ImagePool,
+         galleries: IdentityGalleries? = nil) throws {
+        self.galleries = galleries
         var reid = ReidentificationSettings()
         reid.threshold = Float(settings.reidThreshold)
         reid.window = settings.reidWindow
@@ -49,6 +55,7 @@ final class IdentityResolver {
     func cut() {
         index.endAll()
         tracked.removeAll()
+        pending.removeAll()
     }
 
     /// Embeds what the index wants on this frame, feeds it every detected face and rewrites the
@@ -57,6 +64,7 @@ final class IdentityResolver {
         for serial in tracked where !live.contains(serial) {
             index.end(track: serial)
             identities.removeValue(forKey: serial)
+            pending.removeValue(forKey: serial)
         }
         tracked.formIntersection(live)
         lastTime = job.time
@@ -74,7 +82,10 @@ final class IdentityResolver {
                 identities[serial] = decision.identity
                 if let replaced = decision.replacedTrack { identities.removeValue(forKey: replaced) }
             }
-            if sample != nil { name(serial) }
+            if let sample {
+                name(serial)
+                collect(sample, of: serial)
+            }
         }
         for i in rows.indices where rows[i].trackSerial != 0 {
             if rows[i].trackID != nil { rows[i].trackID = identity(of: rows[i].trackSerial, trackerID: rows[i].trackID!, time: job.time) }
@@ -87,9 +98,20 @@ final class IdentityResolver {
         let decision = index.confirm(track: serial, time: time)
         let identity = reidentify ? decision.identity : trackerID
         identities[serial] = identity
+        if let waiting = pending.removeValue(forKey: serial) { galleries?.add(waiting, to: identity) }
         if let replaced = decision.replacedTrack, reidentify { identities.removeValue(forKey: replaced) }
         if let person = people[serial] { personOfIdentity[identity] = person }
         return identity
+    }
+
+    /// Keeps a sample for the gallery of the ID `serial` is published as (once it is confirmed).
+    private func collect(_ sample: FaceSample, of serial: Int) {
+        guard let galleries else { return }
+        if let identity = identities[serial] {
+            galleries.add(sample, to: identity)
+        } else {
+            pending[serial, default: TrackGallery()].add(sample)
+        }
     }
 
     /// Names track `serial` from its gallery.

@@ -6,11 +6,14 @@ struct ParsedArguments {
     private(set) var positionals: [String] = []
     private var values: [String: String] = [:]
     private var flags: Set<String> = []
+    /// The command line as given (`process --jobs` hands it on to its segments).
+    let arguments: [String]
 
     /// Parses `arguments` against `options` (long names, short aliases, `--name=value`, `--` ends
     /// the options). An unknown option or a missing value is a usage error; the last of a
     /// repeated option wins.
     init(_ arguments: [String], options: [OptionSpec]) throws(UsageError) {
+        self.arguments = arguments
         var byName: [String: OptionSpec] = [:]
         for spec in options {
             byName[spec.name] = spec
