@@ -8,11 +8,13 @@ enum StitchCommand: Command {
     static let synopsis = "stitch PLAN --out DIR"
     static let summary = "join the segments of a split plan into one run's outputs"
     static let out = Option.text("--out", "DIR", help: "folder for the outputs (created), named as the segments' -o, --csv... were")
-    static let options = [out.spec, CommonFlags.quiet.spec, CommonFlags.help.spec]
+    static let missing = Flag("--missing", help: "only print the segments not finished, as an sbatch --array list (empty: none)")
+    static let options = [out.spec, missing.spec, CommonFlags.quiet.spec, CommonFlags.help.spec]
 
     static var help: String {
         """
         USAGE: facetrack stitch PLAN --out DIR
+               facetrack stitch PLAN --missing
 
         Joins the segments of PLAN (each run by `facetrack process INPUT --segment K --plan PLAN`
         with the same options) into the outputs one run would write, named as on the segments'
@@ -36,8 +38,12 @@ enum StitchCommand: Command {
             throw UsageError(arguments.positionals.isEmpty ? "stitch needs the PLAN file"
                                                            : "stitch takes one PLAN file (got \(arguments.positionals.count))")
         }
-        guard let folder = try arguments.value(out) else { throw UsageError("stitch needs --out DIR") }
         let stitcher = try Stitcher(planPath: arguments.positionals[0])
+        if arguments.isSet(missing) {
+            print(SegmentError.arraySpec(stitcher.unfinishedSegments()))
+            return 0
+        }
+        guard let folder = try arguments.value(out) else { throw UsageError("stitch needs --out DIR (or --missing)") }
         let records = try stitcher.records()
         do {
             try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)

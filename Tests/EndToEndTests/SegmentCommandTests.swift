@@ -97,6 +97,7 @@ final class SegmentCommandTests: XCTestCase {
         XCTAssertTrue(missing.stderr.contains("segment 1 of 3 has not finished"), missing.stderr)
         XCTAssertTrue(missing.stderr.contains("--array=1"), missing.stderr)
         XCTAssertFalse(FileManager.default.fileExists(atPath: folder.file("out/c.csv")))
+        XCTAssertEqual(try run(["stitch", "clip.plan.jsonl", "--missing"], in: folder).stdout, "1\n")
 
         // A segment done is not run again (its record stands); the missing one runs.
         let before = try FileManager.default.attributesOfItem(atPath: folder.file("clip.plan.part-000.json"))[.modificationDate] as? Date
