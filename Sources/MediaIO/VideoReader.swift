@@ -113,6 +113,8 @@ package final class VideoReader {
     }
     /// The number the first frame handed out gets (0, or the span's first frame).
     package var firstIndex: Int { span?.firstIndex ?? 0 }
+    /// The video's picture size as stored.
+    package var pictureSize: (width: Int, height: Int)? { demuxer.pictureSize }
     /// Packets the decoder rejected as damaged (skipped).
     package var damagedPackets: Int { decoder.damagedPackets }
     /// Frames the decoder marked as corrupt (kept, with concealed errors).
