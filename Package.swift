@@ -59,11 +59,14 @@ let package = Package(
         .target(name: "FaceDetection", dependencies: ["FaceCore", "Detection", "Attributes"]),
         // Batch runs: input discovery, sharding, output layout and locks, results records, the worker pool.
         .target(name: "Batch", dependencies: ["Pipeline", "Report"]),
+        // One long video over many machines: split plans at key frames, segment runs, stitching at the seams.
+        .target(name: "Segments", dependencies: ["Pipeline", "MediaIO", "Report", "Identity", "Tracking", "Rendering", "FaceCore"]),
         // The command-line tool.
         // Depends on every module directly (not only through FaceTrack's re-exports) so that
         // incremental builds recompile it whenever one of them changes.
         .executableTarget(name: "facetrack", dependencies: ["FaceTrack", "FaceCore", "MediaIO", "Detection", "Tracking",
-                                                          "Rendering", "Pipeline", "Evaluation", "Batch", "Attributes", "Report", "Identity"]),
+                                                          "Rendering", "Pipeline", "Evaluation", "Batch", "Attributes", "Report", "Identity",
+                                                          "Segments"]),
 
         // The README's library example: faces in a photo (built and run by scripts/test).
         .executableTarget(name: "detect-photo", dependencies: ["FaceTrack", "FaceCore", "MediaIO", "Detection"],
@@ -87,6 +90,7 @@ let package = Package(
         .testTarget(name: "EvaluationTests", dependencies: ["Evaluation", "FaceCore", "TestSupport"]),
         .testTarget(name: "ReportTests", dependencies: ["Report", "FaceCore", "MediaIO", "TestSupport"]),
         .testTarget(name: "BatchTests", dependencies: ["Batch", "Pipeline", "Detection", "TestSupport"]),
+        .testTarget(name: "SegmentsTests", dependencies: ["Segments", "Pipeline", "MediaIO", "Identity", "FaceCore", "TestSupport"]),
         .testTarget(name: "EndToEndTests", dependencies: ["facetrack", "TestSupport"]),
         // The public API alone, as a program that imports FaceTrack sees it (docs/library.md).
         // Listing the modules behind FaceTrack makes incremental builds recompile the tests when one changes.

@@ -246,6 +246,27 @@ final class Demuxer {
     /// The average frame rate in frames per second, if known.
     var framesPerSecond: Double? { frameRate.map { av_q2d($0) } }
 
+    /// Moves to the key frame whose presentation timestamp is `pts` (`dts` its decoding one, when
+    /// known) and returns its packet, read: the next packet `readPacket` gives is the one after it.
+    /// Seeks to the key frame at or before it when `seeking` (the container's index), else reads
+    /// on from where the demuxer stands; packets before it are skipped unread by the decoder.
+    /// Returns nil when the seek failed or went past the key frame (read from the start instead)
+    /// or the file ended first. This is how a reader starts in the middle of a file: segments of a
+    /// split plan start at key frames the plan found (`KeyframeIndex`).
+    func seekToKeyframe(pts: Int64, dts: Int64?, seeking: Bool) throws -> Packet? {
+        if seeking, av_seek_frame(context, Int32(videoStreamIndex), dts ?? pts, AVSEEK_FLAG_BACKWARD) < 0 { return nil }
+        let packet = Packet()
+        while try readPacket(into: packet) {
+            guard packet.streamIndex == videoStreamIndex else { continue }
+            let p = packet.pointer.pointee
+            if p.flags & AV_PKT_FLAG_KEY != 0, (p.pts == ft_nopts_value() ? p.dts : p.pts) == pts { return packet }
+            // Packets after the key frame in decoding order: the seek went too far.
+            if let dts, p.dts != ft_nopts_value(), p.dts > dts { return nil }
+            if dts == nil, p.pts != ft_nopts_value(), p.pts > pts, p.flags & AV_PKT_FLAG_KEY != 0 { return nil }
+        }
+        return nil
+    }
+
     /// Reads the next packet of a stream we use. Returns `nil` at the end of the file; throws
     /// `FFmpegError` when the file is damaged or cut short (the caller decides whether to go on).
     func readPacket(into packet: Packet) throws -> Bool {

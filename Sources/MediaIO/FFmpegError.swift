@@ -88,6 +88,11 @@ public enum MediaError: Error, CustomStringConvertible, Sendable {
     case standardInput
     /// The file exists but cannot be opened (too many open files, an I/O error).
     case cannotOpen(String, reason: String)
+    /// The video cannot be cut into segments at key frames (`split-plan`), or a segment does not
+    /// start where its plan says.
+    case notSplittable(String, reason: String)
+    /// Video parts encoded apart cannot be joined by stream copy.
+    case partsDoNotJoin(String, reason: String)
 
     /// One line for the user.
     public var description: String {
@@ -120,6 +125,8 @@ public enum MediaError: Error, CustomStringConvertible, Sendable {
         case .standardInput:
             return "-: reading standard input as '-' is not supported; give a file name (a pipe can be read as /dev/stdin)"
         case let .cannotOpen(p, reason): return "\(p): cannot open the file (\(MediaError.plain(reason)))"
+        case let .notSplittable(p, reason): return "\(p): cannot be split into segments: \(reason)"
+        case let .partsDoNotJoin(p, reason): return "\(p): cannot join the video parts: \(reason)"
         }
     }
 }

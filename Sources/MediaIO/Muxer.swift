@@ -66,8 +66,9 @@ final class Muxer {
         return Int(stream.pointee.index)
     }
 
-    /// Adds a stream that copies `source` packet for packet. Returns the stream index.
-    func addCopiedStream(from source: UnsafeMutablePointer<AVStream>) throws -> Int {
+    /// Adds a stream that copies `source` packet for packet, with a display matrix (rotation)
+    /// when given. Returns the stream index.
+    func addCopiedStream(from source: UnsafeMutablePointer<AVStream>, displayMatrix: [UInt8]? = nil) throws -> Int {
         let parameters = source.pointee.codecpar!
         let supported = avformat_query_codec(context.pointee.oformat, parameters.pointee.codec_id, FF_COMPLIANCE_NORMAL)
         if supported != 1 {
@@ -80,8 +81,15 @@ final class Muxer {
         stream.pointee.time_base = source.pointee.time_base
         av_dict_copy(&stream.pointee.metadata, source.pointee.metadata, 0)
         stream.pointee.disposition = source.pointee.disposition
+        stream.pointee.avg_frame_rate = source.pointee.avg_frame_rate
+        if let matrix = displayMatrix, let side = av_stream_new_side_data(stream, AV_PKT_DATA_DISPLAYMATRIX, matrix.count) {
+            side.update(from: matrix, count: matrix.count)
+        }
         return Int(stream.pointee.index)
     }
+
+    /// The time base of output stream `index` (the container's choice once the header is written).
+    func timeBase(ofStream index: Int) -> AVRational { context.pointee.streams[index]!.pointee.time_base }
 
     /// Opens the temporary file and writes the container header.
     func start() throws {

@@ -14,7 +14,7 @@ final class VideoEncoder {
     /// `threads` threads (0 lets the encoder choose). Colour tags (matrix, range, primaries, transfer) are copied from the decoder so players
     /// show the colours the source had.
     init(settings: EncoderSettings, threads: Int, width: Int, height: Int, timeBase: AVRational, frameRate: AVRational?,
-                colorsFrom decoder: UnsafePointer<AVCodecContext>, globalHeader: Bool) throws {
+                colorsFrom decoder: UnsafePointer<AVCodecContext>, globalHeader: Bool, closedGOPs: Bool = false) throws {
         let name = settings.codec ?? "libx264"
         guard let codec = avcodec_find_encoder_by_name(name) else {
             throw MediaError.encoderUnavailable(name)
@@ -36,6 +36,7 @@ final class VideoEncoder {
         context.pointee.color_trc = decoder.pointee.color_trc
         context.pointee.thread_count = Int32(threads)
         if globalHeader { context.pointee.flags |= AV_CODEC_FLAG_GLOBAL_HEADER }
+        if closedGOPs { context.pointee.flags |= Int32(bitPattern: UInt32(AV_CODEC_FLAG_CLOSED_GOP)) }
         if name == "libvpx-vp9" {
             // Constant quality (CRF with no bit-rate cap); the x264 preset has no VP9 equivalent.
             context.pointee.bit_rate = 0

@@ -15,6 +15,36 @@ package struct DecodedFrame: Sendable {
     package let orientation: ImageOrientation
 }
 
+/// A stretch of a video to read, its frames numbered as in the whole file: decoding starts at a
+/// key frame (`KeyframeIndex`), frames shown before `firstPTS` are dropped (the leading pictures
+/// of an open GOP), the first frame kept gets the number `firstIndex`, and reading stops after
+/// `frameCount` frames. Audio is not read. A segment of a split plan is one; `--start` can be
+/// another (a key frame at or before the start, `firstPTS` the start).
+package struct ReadSpan: Sendable, Equatable {
+    /// The key frame decoding starts at: its presentation timestamp (the stream's time base).
+    package var keyframePTS: Int64
+    /// Its decoding timestamp, when known (what containers seek by).
+    package var keyframeDTS: Int64?
+    /// Frames shown before this timestamp are decoded but not handed out.
+    package var firstPTS: Int64
+    /// The number of the first frame handed out.
+    package var firstIndex: Int
+    /// Frames handed out at most; nil reads to the end of the file.
+    package var frameCount: Int?
+    /// The first frame handed out must be at `firstPTS` exactly, or reading fails (a plan made
+    /// for another file, or a file changed since).
+    package var exactStart = true
+
+    /// A span starting at a key frame that is itself the first frame wanted.
+    package init(keyframePTS: Int64, keyframeDTS: Int64?, firstIndex: Int, frameCount: Int?) {
+        self.keyframePTS = keyframePTS
+        self.keyframeDTS = keyframeDTS
+        firstPTS = keyframePTS
+        self.firstIndex = firstIndex
+        self.frameCount = frameCount
+    }
+}
+
 /// Reads a video file as decoded frames (numbered from 0, timestamps filled in where the file has
 /// none, orientation from the stream's or the frame's display matrix) and its audio packets, in
 /// file order. Owns the demuxer and the frame-threaded decoder. Used from one thread.
@@ -43,11 +73,28 @@ package final class VideoReader {
     package private(set) var frameCount = 0
     /// Why reading broke off before the end of the file, if it did (the frames read are kept).
     package private(set) var readError: String?
+    /// The stretch read; nil for the whole file.
+    package let span: ReadSpan?
+    /// The span's key frame, read while seeking: the decoder's first packet.
+    private var keyframe: Packet?
 
     /// Opens `path` (one-line `MediaError`s name it) and its video decoder with `threads` threads
-    /// (0 lets FFmpeg choose).
-    package init(path: String, threads: Int = 0) throws {
-        let demuxer = try Demuxer(path: path)
+    /// (0 lets FFmpeg choose); with a `span`, moves to its key frame first (seeking, or reading
+    /// from the start when the container cannot seek there).
+    package init(path: String, threads: Int = 0, span: ReadSpan? = nil) throws {
+        var demuxer = try Demuxer(path: path)
+        if let span {
+            keyframe = try demuxer.seekToKeyframe(pts: span.keyframePTS, dts: span.keyframeDTS, seeking: true)
+            if keyframe == nil {
+                demuxer = try Demuxer(path: path)
+                keyframe = try demuxer.seekToKeyframe(pts: span.keyframePTS, dts: span.keyframeDTS, seeking: false)
+            }
+            guard keyframe != nil else {
+                throw MediaError.notSplittable(path, reason: "no key frame at timestamp \(span.keyframePTS) "
+                                               + "(the plan was made for another file, or the file changed)")
+            }
+        }
+        self.span = span
         decoder = try VideoDecoder(demuxer: demuxer, threads: threads)
         frameDuration = demuxer.frameRate.map { av_rescale_q(1, av_inv_q($0), demuxer.videoTimeBase) } ?? 1
         self.demuxer = demuxer
@@ -59,8 +106,13 @@ package final class VideoReader {
     package var framesPerSecond: Double? { demuxer.framesPerSecond }
     /// True for a still-image file (jpg, png...), read as a one-frame video.
     package var isStillImage: Bool { demuxer.isStillImage }
-    /// The number of frames, from the container; `nil` when unknown.
-    package var estimatedFrameCount: Int? { demuxer.estimatedFrameCount }
+    /// The number of frames, from the container (or the span); `nil` when unknown.
+    package var estimatedFrameCount: Int? {
+        guard let span else { return demuxer.estimatedFrameCount }
+        return span.frameCount ?? demuxer.estimatedFrameCount.map { max(0, $0 - span.firstIndex) }
+    }
+    /// The number the first frame handed out gets (0, or the span's first frame).
+    package var firstIndex: Int { span?.firstIndex ?? 0 }
     /// The video's picture size as stored.
     package var pictureSize: (width: Int, height: Int)? { demuxer.pictureSize }
     /// Packets the decoder rejected as damaged (skipped).
@@ -71,9 +123,18 @@ package final class VideoReader {
     /// The next frame or audio packet; `nil` at the end of the input (or, after `stopReading()`,
     /// once the decoder has given the frames it holds).
     package func next() throws -> Item? {
+        if let limit = span?.frameCount, frameCount >= limit { return nil }
+        if let keyframe {
+            self.keyframe = nil
+            try decoder.send(keyframe)
+        }
         while true {
             let frame = Frame()
-            if try decoder.receive(into: frame) { return .frame(numbered(frame)) }
+            if try decoder.receive(into: frame) {
+                guard let span else { return .frame(numbered(frame)) }
+                if let decoded = try kept(frame, span: span) { return .frame(decoded) }
+                continue
+            }
             if flushed { return nil }
             if stopped {
                 try flush()
@@ -93,7 +154,7 @@ package final class VideoReader {
             }
             if packet.streamIndex == demuxer.videoStreamIndex {
                 try decoder.send(packet)
-            } else {
+            } else if span == nil {
                 let copy = Packet()
                 av_packet_move_ref(copy.pointer, packet.pointer)
                 return .audio(copy)
@@ -107,7 +168,20 @@ package final class VideoReader {
     /// After reading: a note when the file was cut short (an I/O error, or fewer frames or less
     /// time than the container states), `lastFrameTime` being the last frame's time in seconds.
     package func endedEarly(lastFrameTime: Double?) -> String? {
-        demuxer.endedEarly(framesRead: frameCount, lastFrameTime: lastFrameTime)
+        guard let span else { return demuxer.endedEarly(framesRead: frameCount, lastFrameTime: lastFrameTime) }
+        guard let limit = span.frameCount, frameCount < limit else { return nil }
+        return "file ends early: \(frameCount) of the \(limit) frames from frame \(span.firstIndex) (truncated or changed)"
+    }
+
+    /// A decoded frame of the span, numbered; nil for a frame shown before its start.
+    private func kept(_ frame: Frame, span: ReadSpan) throws -> DecodedFrame? {
+        let pts = frame.pointer.pointee.best_effort_timestamp
+        if pts != ft_nopts_value(), pts < span.firstPTS { return nil }
+        if frameCount == 0, span.exactStart, pts != span.firstPTS {
+            throw MediaError.notSplittable(path, reason: "the first frame decoded from the key frame is at timestamp \(pts), "
+                                           + "not \(span.firstPTS) (the plan was made for another file, or the file changed)")
+        }
+        return numbered(frame)
     }
 
     private func flush() throws {
@@ -120,7 +194,7 @@ package final class VideoReader {
         var pts = frame.pointer.pointee.best_effort_timestamp
         if pts == ft_nopts_value() { pts = lastPTS == Int64.min ? 0 : lastPTS + max(1, frameDuration) }
         lastPTS = pts
-        let decoded = DecodedFrame(index: frameCount, frame: frame, pts: pts, time: Double(pts) * av_q2d(demuxer.videoTimeBase),
+        let decoded = DecodedFrame(index: firstIndex + frameCount, frame: frame, pts: pts, time: Double(pts) * av_q2d(demuxer.videoTimeBase),
                                    orientation: demuxer.orientation(of: frame))
         frameCount += 1
         return decoded

@@ -14,7 +14,7 @@ package final class VideoWriter {
     /// Writable frames in the encoder's size and format, for pictures that cannot go as decoded.
     package let framePool: OutputFramePool
     /// Audio packets skipped because they were damaged.
-    package private(set) var damagedAudioPackets = 0
+    package var damagedAudioPackets: Int { audio?.damagedPackets ?? 0 }
     /// CPU seconds of this thread spent muxing (inside `write`, `copyAudio` and `finish`).
     package private(set) var muxSeconds = 0.0
 
@@ -22,17 +22,20 @@ package final class VideoWriter {
     private let encoder: VideoEncoder
     private let videoStream: Int
     private let sourceTimeBase: AVRational
-    /// Input audio stream index → output stream index and input time base.
-    private let audio: [Int: (stream: Int, timeBase: AVRational)]
+    /// The input's audio streams, copied; nil when the output has no audio.
+    private let audio: AudioCopy?
     private var lastPTS = Int64.min
-    private var lastAudioDTS: [Int: Int64] = [:]
     /// With an odd width or height, the last column or row is cropped: this frame shares the
     /// picture's planes with the even size.
     private let evenView: Frame?
 
     /// Opens `path` (refused when it names one of `inputs`) for the video `source` reads, with
-    /// every audio stream of `source` copied; the container follows the extension.
-    package init(path: String, inputs: [String], settings: EncoderSettings, threads: Int, source: VideoReader) throws {
+    /// every audio stream of `source` copied unless `copiesAudio` is false (a segment's part of a
+    /// video, whose audio is copied once when the parts are joined); the container follows the
+    /// extension. `closedGOPs` keeps every group of pictures to itself, so that parts encoded
+    /// apart join by stream copy.
+    package init(path: String, inputs: [String], settings: EncoderSettings, threads: Int, source: VideoReader,
+                 copiesAudio: Bool = true, closedGOPs: Bool = false) throws {
         muxer = try Muxer(output: try AtomicOutput(path: path, inputs: inputs))
         let settings = settings.resolved(forOutput: path)
         try muxer.checkAccepts(encoder: settings.codec ?? "libx264")
@@ -48,16 +51,13 @@ package final class VideoWriter {
         do {
             encoder = try VideoEncoder(settings: settings, threads: threads, width: evenWidth, height: evenHeight,
                                        timeBase: sourceTimeBase, frameRate: demuxer.frameRate,
-                                       colorsFrom: source.decoder.context, globalHeader: muxer.wantsGlobalHeader)
+                                       colorsFrom: source.decoder.context, globalHeader: muxer.wantsGlobalHeader,
+                                       closedGOPs: closedGOPs)
             videoStream = try muxer.addVideoStream(encoder: encoder, displayMatrix: demuxer.streamDisplayMatrix)
         } catch let error as FFmpegError {
             throw MediaError.failed(path, error)
         }
-        var audio: [Int: (Int, AVRational)] = [:]
-        for index in demuxer.audioStreamIndexes {
-            audio[index] = (try muxer.addCopiedStream(from: demuxer.stream(index)), demuxer.stream(index).pointee.time_base)
-        }
-        self.audio = audio
+        audio = copiesAudio ? try AudioCopy(from: demuxer, into: muxer) : nil
         framePool = OutputFramePool(width: width, height: height, format: encoder.pixelFormat,
                                     colorspace: encoder.context.pointee.colorspace, range: encoder.context.pointee.color_range)
         try muxer.start()
@@ -87,21 +87,8 @@ package final class VideoWriter {
     /// Writes an audio packet of the input unchanged (timestamps rescaled to the output stream).
     /// A damaged packet, or one whose timestamp goes backwards, is skipped and counted.
     package func copyAudio(_ packet: Packet) throws {
-        guard let target = audio[packet.streamIndex] else { return }
-        let dts = packet.pointer.pointee.dts
-        if dts != ft_nopts_value() {
-            if let last = lastAudioDTS[packet.streamIndex], dts <= last {
-                damagedAudioPackets += 1
-                return
-            }
-            lastAudioDTS[packet.streamIndex] = dts
-        }
-        do {
-            try muxing { try muxer.write(packet, timeBase: target.timeBase, streamIndex: target.stream) }
-        } catch MediaError.failed where !muxer.outputFailed {
-            // The container's own checks (an ADTS header, say) rejected the packet; the file is fine.
-            damagedAudioPackets += 1
-        }
+        guard let audio else { return }
+        try muxing { try audio.copy(packet, into: muxer) }
     }
 
     /// Flushes the encoder and closes the container under its final name.

@@ -50,6 +50,8 @@ public struct FaceTrackJob: Sendable {
     /// The `--known` people, read once by the caller (so a bad photo fails before any video and
     /// batch reads the folder once); nil reads `identity.knownFolder` in `run`.
     package var knownPeople: KnownPeople?
+    /// A stretch of the input to run over (a segment of a split plan); nil for the whole input.
+    package var span: JobSpan?
 
     /// Creates a job with the defaults of `facetrack process`.
     public init(input: String, outputs: JobOutputs = JobOutputs(), detection: DetectionSettings = DetectionSettings(),
@@ -140,6 +142,13 @@ public struct FaceTrackJob: Sendable {
         try run(progress: progress, stop: stop, extraOutputs: [])
     }
 
+    /// `run`, keeping the face embeddings computed for re-identification in `galleries`, by the
+    /// track IDs written (a segment of a split plan writes them for `stitch`).
+    package func run(progress: (@Sendable (JobProgress) -> Void)?, stop: StopSignal, galleries: IdentityGalleries) throws
+        -> ProcessingSummary {
+        try run(progress: progress, stop: stop, extraOutputs: [], galleries: galleries)
+    }
+
     /// Where the person of `known` (one person: `facetrack find`'s photo) appears in the input:
     /// tracks named after them, as time ranges. Reads the input once; writes only `outputs`.
     func findAppearances(of known: KnownPeople) throws -> (ranges: [AppearanceRange], summary: ProcessingSummary) {
@@ -151,18 +160,18 @@ public struct FaceTrackJob: Sendable {
         return (collector.ranges.ranges, summary)
     }
 
-    private func run(progress: (@Sendable (JobProgress) -> Void)?, stop: StopSignal, extraOutputs: [FrameOutput]) throws
-        -> ProcessingSummary {
+    private func run(progress: (@Sendable (JobProgress) -> Void)?, stop: StopSignal, extraOutputs: [FrameOutput],
+                     galleries: IdentityGalleries? = nil) throws -> ProcessingSummary {
         let registration = outputs.started()
         var succeeded = false
         defer { outputs.finished(run: registration, succeeded: succeeded) }
-        let summary = try runRegistered(progress: progress, stop: stop, extraOutputs: extraOutputs)
+        let summary = try runRegistered(progress: progress, stop: stop, extraOutputs: extraOutputs, galleries: galleries)
         succeeded = true
         return summary
     }
 
-    private func runRegistered(progress: (@Sendable (JobProgress) -> Void)?, stop: StopSignal, extraOutputs: [FrameOutput]) throws
-        -> ProcessingSummary {
+    private func runRegistered(progress: (@Sendable (JobProgress) -> Void)?, stop: StopSignal, extraOutputs: [FrameOutput],
+                               galleries: IdentityGalleries?) throws -> ProcessingSummary {
         let started = Date()
         try validate()
         var readFiles = self.readFiles
@@ -172,7 +181,7 @@ public struct FaceTrackJob: Sendable {
         }
         try outputs.checkDistinct(input: input, readFiles: readFiles)
         // The input first: its errors come before any model is loaded.
-        let reader = try VideoReader(path: input, threads: threads)
+        let reader = try VideoReader(path: input, threads: threads, span: span?.read)
         if reader.isStillImage, let size = reader.pictureSize, size.width * size.height >= Self.largePicture {
             notice?("\(input): a \(size.width) x \(size.height) picture (\(size.width * size.height / 1_000_000) MP): "
                     + "detecting in full-resolution tiles and writing it take a while and a few GB of memory")
@@ -196,6 +205,7 @@ public struct FaceTrackJob: Sendable {
         }
         var builder = PipelineBuilder(job: self, input: reader, outputs: outputs + extraOutputs)
         builder.identity = try identityParts()
+        builder.galleries = galleries
         builder.stop = stop
         let total = reader.estimatedFrameCount
         if let progress { builder.progress = { progress(JobProgress(frames: $0, estimatedTotal: total)) } }

@@ -56,7 +56,7 @@ extension JobOutputs {
 
     /// Deletes the outputs this run already renamed into place (symlinks followed; devices, FIFOs
     /// and files it did not write left alone), after a later output failed.
-    func removeWritten() {
+    package func removeWritten() {
         for output in named where output.path != "-" {
             let target = AtomicOutput.followingLinks(output.path)
             var info = stat()

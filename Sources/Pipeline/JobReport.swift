@@ -8,7 +8,7 @@ import Tracking
 /// `process --report FILE`: the HTML page of the run, written at its end from the run's own
 /// tracks and input video. The file is opened (under a temporary name) before the run starts,
 /// so an unwritable path fails first; the rows are kept in memory meanwhile.
-final class JobReport {
+package final class JobReport {
     let file: BufferedTextFile
     let collector = ReportCollector()
 
@@ -27,7 +27,7 @@ final class JobReport {
     }
 
     /// The detector and tracker settings, in words.
-    static func settings(_ job: FaceTrackJob) -> [(String, String)] {
+    package static func settings(_ job: FaceTrackJob) -> [(String, String)] {
         let d = job.detection
         var detector = d.detector.name
         switch d.detector {
@@ -55,7 +55,7 @@ final class JobReport {
     }
 
     /// The run's time and statistics, in words.
-    static func run(_ s: ProcessingSummary) -> [(String, String)] {
+    package static func run(_ s: ProcessingSummary) -> [(String, String)] {
         var result = [("Run time", String(format: "%.2f s (%.1f fps)", s.seconds, s.framesPerSecond))]
         var stats = "longest track \(s.longestTrack) frames"
         let p = s.detectionPasses

@@ -30,6 +30,8 @@ public struct ProcessingSummary: Sendable {
     public var fallbacks = 0
     /// Shot cuts found (adaptive detection): every track ends at one.
     public var shotCuts = 0
+    /// The frames the shot cuts were found on, in order (a segment's record keeps them).
+    package var shotCutFrames: [Int] = []
     /// CPU time by stage and peak memory (video runs).
     public var statistics: RunStatistics?
     /// Faces embedded for re-identification and known people (a few per track).

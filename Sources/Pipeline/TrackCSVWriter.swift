@@ -74,7 +74,7 @@ public final class TrackCSVWriter {
     }
 
     /// A field quoted as RFC 4180 asks when it holds a comma, a quote or a line break.
-    static func quoted(_ field: String) -> String {
+    package static func quoted(_ field: String) -> String {
         guard field.contains(where: { $0 == "," || $0 == "\"" || $0 == "\n" || $0 == "\r" }) else { return field }
         return "\"" + field.replacingOccurrences(of: "\"", with: "\"\"") + "\""
     }

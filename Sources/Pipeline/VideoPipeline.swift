@@ -22,6 +22,8 @@ struct PipelineBuilder {
     var outputs: [FrameOutput]
     /// Re-identification, known people and --keep/--only (`IdentityResolver`); `nil` for none.
     var identity: (settings: IdentitySettings, model: FaceEmbeddingModel, known: KnownPeople?)?
+    /// Where the identity stage keeps the embeddings it computes, by track ID; `nil` keeps none.
+    var galleries: IdentityGalleries?
     /// Stops reading new frames when set; frames already read are finished.
     var stop = StopSignal()
     /// Called with the count of finished frames after each frame.
@@ -97,17 +99,26 @@ struct PipelineBuilder {
         let finish = FinishStage(pool: pool, inFlight: inFlight, progress: progress)
         var encode: QueueBound<EncodeStage>?
         var render: FrameHandoff = finish.accept
+        let first = input.firstIndex
         if let path = job.outputs.video, !StillImageWriter.isStillImage(path) {
-            let writer = try VideoWriter(path: path, inputs: [job.input], settings: job.encoder, threads: job.threads, source: input)
+            // A segment's part: its own frames only, no audio, groups of pictures closed, so the parts join by copy.
+            let writer = try VideoWriter(path: path, inputs: [job.input], settings: job.encoder, threads: job.threads, source: input,
+                                         copiesAudio: job.span == nil, closedGOPs: job.span != nil)
             let encoding = QueueBound(EncodeStage(writer: writer, state: state, clock: clock, next: finish.accept),
                                       queue: DispatchQueue(label: "facetrack.encode"))
             let stage = RenderStage(lanes: lanes, renderer: renderer, drawsHidden: job.overlay.anonymize != nil,
                                     frames: writer.framePool, pool: pool, state: state, clock: clock,
+                                    first: job.span?.encoded.lowerBound ?? first,
                                     next: { job in encoding.async { $0.accept(job) } })
             render = stage.accept
+            if let encoded = job.span?.encoded {
+                render = { job in encoded.contains(job.index) ? stage.accept(job) : finish.accept(job) }
+            }
             encode = encoding
         }
-        let resolver = try identity.map { try IdentityResolver(settings: $0.settings, model: $0.model, known: $0.known, pool: pool) }
+        let resolver = try identity.map {
+            try IdentityResolver(settings: $0.settings, model: $0.model, known: $0.known, pool: pool, galleries: galleries)
+        }
         let tracking = QueueBound(
             TrackingStage(tracker: tracker, faceProcessor: job.attributes.isEmpty ? nil : AttributeStabilizer(), outputs: outputs,
                           lookahead: lookahead,
@@ -116,7 +127,7 @@ struct PipelineBuilder {
             queue: DispatchQueue(label: "facetrack.track"))
         let analysis = AnalysisStage(lanes: lanes, every: job.detection.detectEvery,
                                      filter: DetectionFilter(maxFaces: job.detection.maxFaces), pool: pool, state: state,
-                                     clock: clock, next: { job in tracking.async { $0.accept(job) } })
+                                     clock: clock, first: first, next: { job in tracking.async { $0.accept(job) } })
         return VideoPipeline(input: input, state: state, clock: clock, inFlight: inFlight, lanes: lanes, planner: planner,
                              crops: crops, analysis: analysis, tracking: tracking, encode: encode, finish: finish,
                              detectEvery: max(1, job.detection.detectEvery))
@@ -200,6 +211,7 @@ struct VideoPipeline {
         summary.damagedPackets = input.damagedPackets
         summary.corruptFrames = input.corruptFrames
         summary.shotCuts = shots.count
+        planner?.summarize(into: &summary)
         analysis.summarize(into: &summary)
         let tracks = tracking.sync { $0.summarize(into: &summary) }
         encode?.sync { $0.summarize(into: &summary) }

@@ -7,7 +7,7 @@ enum ProcessCommand: Command {
     static let synopsis = "process INPUT [-o OUT] [--csv FILE]"
     static let summary = "overlay faces on a video and/or export face tracks as CSV"
     static let startsWorkers = true
-    static let options = OutputOptions.options + JobOptions.options + [CommonFlags.quiet.spec, CommonFlags.stats.spec, CommonFlags.help.spec]
+    static let options = OutputOptions.options + JobOptions.options + SegmentOptions.options + [CommonFlags.quiet.spec, CommonFlags.stats.spec, CommonFlags.help.spec]
 
     static var help: String {
         """
@@ -21,6 +21,9 @@ enum ProcessCommand: Command {
 
         \(JobOptions.help())
 
+        ONE FILE ON SEVERAL MACHINES OR PROCESSES (docs/batch.md):
+        \(SegmentOptions.help)
+
         OTHER:
         \(CommonFlags.quiet.spec.helpEntry)
         \(CommonFlags.stats.spec.helpEntry)
@@ -33,6 +36,7 @@ enum ProcessCommand: Command {
           facetrack process party.mp4 -o party-hearts.mp4 --overlay boxes,eyes,labels --eye-sprite heart
           facetrack process street.mp4 -o street-anon.mp4 --anonymize blur --overlay none
           facetrack process talk.mp4 --csv talk.csv --attributes all --landmarks talk-mesh.csv
+          facetrack process hearing.mp4 --jobs 4 -o hearing-faces.mp4 --csv hearing.csv
         """
     }
 
@@ -45,6 +49,7 @@ enum ProcessCommand: Command {
         let quiet = arguments.isSet(CommonFlags.quiet)
         var job = try JobOptions(arguments).job(input: arguments.positionals[0], outputs: try OutputOptions(arguments).outputs)
         job.notice = { Console.warn($0) }
+        if let status = try SegmentOptions.run(arguments, job: job, quiet: quiet) { return status }
         // Said even with --quiet: a whole run that writes nothing is worth one line.
         if job.outputs.isEmpty {
             Console.warn("no -o, --csv, --mot, --tracks-summary, --landmarks or --report given: faces are counted but nothing is written")

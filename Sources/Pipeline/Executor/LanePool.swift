@@ -74,10 +74,10 @@ struct InOrderLanes<Worker, Item: Sendable>: Sendable {
     private let run: RunState
     private let inOrder: Reorderer<Item>
 
-    init(pool: LanePool<Worker>, run: RunState, next: @escaping @Sendable (Item) -> Void) {
+    init(pool: LanePool<Worker>, run: RunState, first: Int = 0, next: @escaping @Sendable (Item) -> Void) {
         self.pool = pool
         self.run = run
-        inOrder = Reorderer(emit: next)
+        inOrder = Reorderer(first: first, emit: next)
     }
 
     /// Runs `work` (unless the run failed) on a free lane, then hands the item on in order.

@@ -21,12 +21,13 @@ final class AnalysisStage: Sendable {
     /// Passes run, by kind, and crops or tiles that failed and fell back to a whole-frame pass.
     private let counts = Mutex((passes: DetectionPassCounts(), fallbacks: 0))
 
-    /// Detects on every `every`-th frame, keeps what `filter` keeps, hands frames to `next` in order.
+    /// Detects on every `every`-th frame, keeps what `filter` keeps, hands frames to `next` in order
+    /// from frame `first`.
     init(lanes: LanePool<Lane>, every: Int, filter: DetectionFilter, pool: ImagePool, state: RunState, clock: StageClock,
-         next: @escaping FrameHandoff) {
+         first: Int = 0, next: @escaping FrameHandoff) {
         self.pool = lanes
         self.state = state
-        inOrder = Reorderer(emit: next)
+        inOrder = Reorderer(first: first, emit: next)
         self.clock = clock
         self.every = max(1, every)
         self.filter = filter

@@ -16,8 +16,10 @@ struct DetectionPlanner {
     private let board: ForecastBoard?
     private var scheduler: DetectionScheduler?
     /// The last frame that started a shot (forecasts made before it say nothing about it); the
-    /// first frame counts as one.
-    private var lastCut = 0
+    /// first frame (0, or a segment's first) counts as one.
+    private var lastCut: Int?
+    /// The frames shot boundaries were marked on, in order (a segment's stitch needs them).
+    private(set) var cutFrames: [Int] = []
 
     init(geometry: DetectionGeometry, configuration: SchedulerConfiguration, board: ForecastBoard?) {
         self.geometry = geometry
@@ -25,12 +27,21 @@ struct DetectionPlanner {
         self.board = board
     }
 
+    /// Adds the frames of the shot boundaries to `summary` (their count comes from `ShotMarker`).
+    func summarize(into summary: inout ProcessingSummary) {
+        summary.shotCutFrames = cutFrames
+    }
+
     /// The plan for `job` (adaptive: its keyframe and tile; the crops come later); `cut` says a
     /// shot boundary came since the last planned frame (`ShotMarker`); `nil` when the run failed
     /// while waiting for the forecasts.
     mutating func plan(for job: FrameJob, cut: Bool, failed: () -> Bool) throws -> FramePlan? {
         let upright = job.orientation.uprightSize(width: job.frame.width, height: job.frame.height)
-        if cut { lastCut = job.index }
+        if cut || lastCut == nil {
+            lastCut = job.index
+            if cut { cutFrames.append(job.index) }
+        }
+        let lastCut = self.lastCut ?? job.index
         // Full detection looks at the whole frame; a cut still ends every track.
         guard let board else {
             var plan = FramePlan.wholeFrame(width: upright.width, height: upright.height, geometry: geometry)

@@ -31,12 +31,18 @@ final class IdentityResolver {
     private(set) var personOfIdentity: [Int: (name: String, distance: Float)] = [:]
     /// Serials the index holds, to end those the tracker dropped.
     private var tracked: Set<Int> = []
+    /// Where the samples go by published ID (a segment of a split plan writes them); nil keeps none.
+    private let galleries: IdentityGalleries?
+    /// Samples of tracks not yet published, by serial: they join the ID the track is published as.
+    private var pending: [Int: TrackGallery] = [:]
     /// Faces embedded so far.
     private(set) var embeddingCount = 0
     /// The time of the last frame resolved.
     private(set) var lastTime = 0.0
 
-    init(settings: IdentitySettings, model: FaceEmbeddingModel, known: KnownPeople?, pool: ImagePool) throws {
+    init(settings: IdentitySettings, model: FaceEmbeddingModel, known: KnownPeople?, pool: ImagePool,
+         galleries: IdentityGalleries? = nil) throws {
+        self.galleries = galleries
         var reid = ReidentificationSettings()
         reid.threshold = Float(settings.reidThreshold)
         reid.window = settings.reidWindow
@@ -55,6 +61,7 @@ final class IdentityResolver {
         for serial in tracked.sorted() { publishIfConfirmed(serial) }
         index.endAll(at: time, transitionStart: transitionStart)
         tracked.removeAll()
+        pending.removeAll()
     }
 
     /// Embeds what the index wants on this frame and feeds it every detected face. `live` lists
@@ -64,6 +71,7 @@ final class IdentityResolver {
         for serial in tracked.sorted() where !live.contains(serial) {
             publishIfConfirmed(serial)
             index.end(track: serial)
+            pending.removeValue(forKey: serial)
         }
         tracked.formIntersection(live)
         lastTime = job.time
@@ -83,7 +91,10 @@ final class IdentityResolver {
                identities[serial] != nil {
                 identities[serial, default: []].append((decision.since ?? job.time, decision.identity))
             }
-            if sample != nil { name(serial) }
+            if let sample {
+                name(serial)
+                collect(sample, of: serial)
+            }
         }
     }
 
@@ -134,7 +145,18 @@ final class IdentityResolver {
         // Without re-identification the tracker's own ID stands (known first on the track's first row).
         let identity = reidentify ? decision.identity : (trackerID ?? decision.identity)
         identities[serial] = [(-Double.infinity, identity)]
+        if let waiting = pending.removeValue(forKey: serial) { galleries?.add(waiting, to: identity) }
         if let person = people[serial] { personOfIdentity[identity] = person }
+    }
+
+    /// Keeps a sample for the gallery of the ID `serial` is published as (its latest, once published).
+    private func collect(_ sample: FaceSample, of serial: Int) {
+        guard let galleries else { return }
+        if let identity = identities[serial]?.last?.identity {
+            galleries.add(sample, to: identity)
+        } else {
+            pending[serial, default: TrackGallery()].add(sample)
+        }
     }
 
     /// Names track `serial` from its gallery.

@@ -21,9 +21,10 @@ final class RenderStage: Sendable {
     private let pool: ImagePool
     private let clock: StageClock
 
+    /// Draws on the frames from frame `first` on, handing them to `next` in order.
     init(lanes: LanePool<Lane>, renderer: FrameRenderer?, drawsHidden: Bool, frames: OutputFramePool, pool: ImagePool,
-         state: RunState, clock: StageClock, next: @escaping FrameHandoff) {
-        self.lanes = InOrderLanes(pool: lanes, run: state, next: next)
+         state: RunState, clock: StageClock, first: Int = 0, next: @escaping FrameHandoff) {
+        self.lanes = InOrderLanes(pool: lanes, run: state, first: first, next: next)
         self.renderer = renderer
         self.drawsHidden = drawsHidden
         self.frames = frames

@@ -6,6 +6,8 @@ struct ParsedArguments {
     private(set) var positionals: [String] = []
     private var values: [String: String] = [:]
     private var flags: Set<String> = []
+    /// The command line as given (`process --jobs` hands it on to its segments).
+    let arguments: [String]
     /// Whether `--` was given (every argument after it is positional, options included).
     private(set) var endedOptions = false
 
@@ -13,6 +15,7 @@ struct ParsedArguments {
     /// the options). An unknown option or a missing value is a usage error; the last of a
     /// repeated option wins.
     init(_ arguments: [String], options: [OptionSpec]) throws(UsageError) {
+        self.arguments = arguments
         var byName: [String: OptionSpec] = [:]
         for spec in options {
             byName[spec.name] = spec
