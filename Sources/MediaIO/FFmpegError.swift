@@ -74,6 +74,10 @@ public enum MediaError: Error, CustomStringConvertible, Sendable {
     case standardInput
     /// The file exists but cannot be opened (too many open files, an I/O error).
     case cannotOpen(String, reason: String)
+    /// `--start`/`--end` on a still image.
+    case spanOfStillImage(String)
+    /// No frame of the video lies in the span asked for.
+    case emptySpan(String, span: TimeSpan)
 
     /// One line for the user.
     public var description: String {
@@ -106,6 +110,8 @@ public enum MediaError: Error, CustomStringConvertible, Sendable {
         case .standardInput:
             return "-: reading standard input as '-' is not supported; give a file name (a pipe can be read as /dev/stdin)"
         case let .cannotOpen(p, reason): return "\(p): cannot open the file (\(MediaError.plain(reason)))"
+        case .spanOfStillImage(let p): return "\(p): a still image has no time span (--start/--end are for videos)"
+        case let .emptySpan(p, span): return "\(p): no frame between \(span) (the video is shorter)"
         }
     }
 }

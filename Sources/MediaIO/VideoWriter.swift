@@ -22,8 +22,10 @@ package final class VideoWriter {
     private let encoder: VideoEncoder
     private let videoStream: Int
     private let sourceTimeBase: AVRational
-    /// Input audio stream index → output stream index and input time base.
-    private let audio: [Int: (stream: Int, timeBase: AVRational)]
+    /// Input audio stream index → output stream index, input time base, and the span's start in it.
+    private let audio: [Int: (stream: Int, timeBase: AVRational, origin: Int64)]
+    /// The span's start in the video's time base: output timestamps start there (0 for a whole video).
+    private let videoOrigin: Int64
     private var lastPTS = Int64.min
     private var lastAudioDTS: [Int: Int64] = [:]
     /// With an odd width or height, the last column or row is cropped: this frame shares the
@@ -53,9 +55,14 @@ package final class VideoWriter {
         } catch let error as FFmpegError {
             throw MediaError.failed(path, error)
         }
-        var audio: [Int: (Int, AVRational)] = [:]
+        // A span's output starts at 0, as `ffmpeg -ss` makes it; its streams keep their offsets.
+        let origin = source.outputOrigin
+        func ticks(_ timeBase: AVRational) -> Int64 { origin == 0 ? 0 : Int64((origin / av_q2d(timeBase)).rounded()) }
+        videoOrigin = ticks(sourceTimeBase)
+        var audio: [Int: (Int, AVRational, Int64)] = [:]
         for index in demuxer.audioStreamIndexes {
-            audio[index] = (try muxer.addCopiedStream(from: demuxer.stream(index)), demuxer.stream(index).pointee.time_base)
+            let timeBase = demuxer.stream(index).pointee.time_base
+            audio[index] = (try muxer.addCopiedStream(from: demuxer.stream(index)), timeBase, ticks(timeBase))
         }
         self.audio = audio
         framePool = OutputFramePool(width: width, height: height, format: encoder.pixelFormat,
@@ -74,7 +81,7 @@ package final class VideoWriter {
             frame = evenView
         }
         defer { if let evenView { av_frame_unref(evenView.pointer) } }
-        var pts = pts
+        var pts = pts - videoOrigin
         if av_cmp_q(encoder.timeBase, sourceTimeBase) != 0 { pts = av_rescale_q(pts, sourceTimeBase, encoder.timeBase) }
         if pts <= lastPTS { pts = lastPTS + 1 }
         lastPTS = pts
@@ -88,6 +95,10 @@ package final class VideoWriter {
     /// A damaged packet, or one whose timestamp goes backwards, is skipped and counted.
     package func copyAudio(_ packet: Packet) throws {
         guard let target = audio[packet.streamIndex] else { return }
+        if target.origin != 0 {
+            if packet.pointer.pointee.pts != ft_nopts_value() { packet.pointer.pointee.pts -= target.origin }
+            if packet.pointer.pointee.dts != ft_nopts_value() { packet.pointer.pointee.dts -= target.origin }
+        }
         let dts = packet.pointer.pointee.dts
         if dts != ft_nopts_value() {
             if let last = lastAudioDTS[packet.streamIndex], dts <= last {

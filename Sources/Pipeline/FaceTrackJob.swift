@@ -38,6 +38,8 @@ public struct FaceTrackJob: Sendable {
     public var encoder: EncoderSettings
     /// Worker threads for decoding, analysis, rendering and encoding; 0 means one per core.
     public var threads: Int
+    /// The part of the video to process (`--start`, `--end`); `nil` for all of it.
+    public var span: TimeSpan?
     /// Re-identification, known people and selective anonymisation.
     public var identity = IdentitySettings()
     /// Files the job reads besides `input` (the `--eye-sprite` picture, the `--cascade` file; the
@@ -157,13 +159,16 @@ public struct FaceTrackJob: Sendable {
         }
         try outputs.checkDistinct(input: input, readFiles: readFiles)
         // The input first: its errors come before any model is loaded.
-        let reader = try VideoReader(path: input, threads: threads)
+        let reader = try VideoReader(path: input, threads: threads, span: span)
         let inputs = [input] + readFiles.map(\.path)
         // Every output is checked (and opened under a temporary name) before any model loads; an
         // output that is never finished deletes its temporary file.
         var outputs: [FrameOutput] = []
         if let path = self.outputs.csv {
             outputs.append(try TrackCSVWriter(path: path, inputs: inputs, includesPerson: self.identity.knownFolder != nil))
+        }
+        if let path = self.outputs.json {
+            outputs.append(try TrackJSONWriter(path: path, inputs: inputs, includesPerson: self.identity.knownFolder != nil))
         }
         if let path = self.outputs.mot { outputs.append(try MOTChallengeWriter(path: path, inputs: inputs)) }
         if let path = self.outputs.tracksSummary { _ = try AtomicOutput(path: path, inputs: inputs) }
@@ -216,16 +221,19 @@ public struct JobOutputs: Sendable, Equatable {
     public var landmarks: String?
     /// A self-contained HTML report of the run (`--report`), written at its end.
     public var report: String?
+    /// Per-frame face tracks as JSON Lines, the CSV's fields (`--json`).
+    public var json: String?
 
     /// Creates a set of outputs; by default nothing is written.
     public init(video: String? = nil, csv: String? = nil, mot: String? = nil, tracksSummary: String? = nil,
-                landmarks: String? = nil, report: String? = nil) {
+                landmarks: String? = nil, report: String? = nil, json: String? = nil) {
         self.video = video
         self.csv = csv
         self.mot = mot
         self.tracksSummary = tracksSummary
         self.landmarks = landmarks
         self.report = report
+        self.json = json
     }
 
     /// True when no output is asked for.

@@ -179,7 +179,8 @@ struct VideoPipeline {
         encode?.sync { _ in }
         var failure = state.firstError
         if failure == nil, frames == 0 {
-            failure = state.stopRequested ? MediaError.stoppedBeforeFirstFrame(input.path) : MediaError.noFrames(input.path)
+            failure = state.stopRequested ? MediaError.stoppedBeforeFirstFrame(input.path)
+                : input.requestedSpan.map { MediaError.emptySpan(input.path, span: $0) } ?? MediaError.noFrames(input.path)
         }
         if let failure {
             encode?.sync { $0.discard() }

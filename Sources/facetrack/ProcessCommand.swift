@@ -6,7 +6,7 @@ enum ProcessCommand: Command {
     static let name = "process"
     static let synopsis = "process INPUT [-o OUT] [--csv FILE]"
     static let summary = "overlay faces on a video and/or export face tracks as CSV"
-    static let options = OutputOptions.options + JobOptions.options + [CommonFlags.quiet.spec, CommonFlags.stats.spec, CommonFlags.help.spec]
+    static let options = OutputOptions.options + SpanOptions.options + JobOptions.options + [CommonFlags.quiet.spec, CommonFlags.stats.spec, CommonFlags.help.spec]
 
     static var help: String {
         """
@@ -17,6 +17,9 @@ enum ProcessCommand: Command {
 
         OUTPUTS:
         \(OutputOptions.help)
+
+        SPAN:
+        \(SpanOptions.help)
 
         \(JobOptions.help())
 
@@ -32,6 +35,7 @@ enum ProcessCommand: Command {
           facetrack process party.mp4 -o party-hearts.mp4 --overlay boxes,eyes,labels --eye-sprite heart
           facetrack process street.mp4 -o street-anon.mp4 --anonymize blur --overlay none
           facetrack process talk.mp4 --csv talk.csv --attributes all --landmarks talk-mesh.csv
+          facetrack process hearing.mp4 -o part.mp4 --json part.jsonl --start 1:30:00 --end 1:35:00
         """
     }
 
@@ -42,7 +46,8 @@ enum ProcessCommand: Command {
                                                            : "process takes one INPUT file (got \(arguments.positionals.count))")
         }
         let quiet = arguments.isSet(CommonFlags.quiet)
-        let job = try JobOptions(arguments).job(input: arguments.positionals[0], outputs: try OutputOptions(arguments).outputs)
+        var job = try JobOptions(arguments).job(input: arguments.positionals[0], outputs: try OutputOptions(arguments).outputs)
+        job.span = try SpanOptions(arguments).span
         if job.outputs.isEmpty && !quiet {
             Console.warn("no -o or --csv given: faces are counted but nothing is written")
         }

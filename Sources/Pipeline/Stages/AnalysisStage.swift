@@ -119,7 +119,7 @@ final class AnalysisStage: Sendable {
             $0.fallbacks += fallbacks
         }
         var faces = merger.merged()
-        lane.invalidDetections += try filter.keep(&faces, frame: job.index, detector: detector.name)
+        lane.invalidDetections += try filter.keep(&faces, frame: job.number, detector: detector.name)
         if let analyzer = lane.analyzer {
             let converter = lane.converter
             let upright = try clock.time(.convert) { try job.uprightImage(converter: converter, pool: imagePool) }
