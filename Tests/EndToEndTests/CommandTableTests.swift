@@ -5,7 +5,7 @@ import XCTest
 /// The commands come from one table: the usage lists each, each has a `--help` (also when other
 /// arguments come first, before `--`), and an unknown command names them all.
 final class CommandTableTests: XCTestCase {
-    private let names = ["process", "detect", "eval", "check", "batch", "merge-results", "report", "find"]
+    private let names = ["process", "detect", "eval", "check", "batch", "merge-results", "report", "find", "render", "apply-edits"]
 
     func testUsageHelpAndUnknownCommandNameTheSameCommands() throws {
         let usage = try Tools.run(Tools.facetrack, ["--help"])
