@@ -183,3 +183,80 @@ final class RenderCommandTests: XCTestCase {
         XCTAssertFalse(FileManager.default.fileExists(atPath: folder.file("x.csv")))
     }
 }
+
+/// `render --truth`: the visual diff of predictions against a truth file, on samples/crossing.mp4.
+final class RenderDiffTests: XCTestCase {
+    private let samples = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+        .deletingLastPathComponent().appendingPathComponent("samples").path
+
+    /// The RGB of one frame, 640x360.
+    private func rgb(_ video: String, frame: Int, _ folder: TemporaryFolder) throws -> [UInt8] {
+        let raw = folder.file("frame.rgb")
+        try Tools.ffmpeg(["-i", video, "-vf", "select=eq(n\\,\(frame))", "-frames:v", "1", "-f", "rawvideo", "-pix_fmt", "rgb24", raw])
+        return [UInt8](try Data(contentsOf: URL(fileURLWithPath: raw)))
+    }
+
+    /// Whether a pixel of about `color` (r, g, b as 0 or 1) lies within 3 px of (x, y).
+    private func near(_ pixels: [UInt8], _ x: Int, _ y: Int, _ color: (Int, Int, Int)) -> Bool {
+        for dy in -3...3 {
+            for dx in -3...3 {
+                let i = ((y + dy) * 640 + x + dx) * 3
+                let channels = [Int(pixels[i]), Int(pixels[i + 1]), Int(pixels[i + 2])]
+                if zip(channels, [color.0, color.1, color.2]).allSatisfy({ $1 == 1 ? $0 > 170 : $0 < 90 }) { return true }
+            }
+        }
+        return false
+    }
+
+    func testMatchedMissedFalseAndIDSwitchAreDrawnAndCounted() throws {
+        let folder = try TemporaryFolder()
+        let truth = samples + "/crossing.truth.csv", prediction = folder.file("pred.csv"), out = folder.file("diff.mp4")
+        // The truth itself, with track 2 moved 300 px right from frame 50 (missed + false) and
+        // track 1 renamed 5 from frame 70 (one ID switch).
+        var lines = try String(contentsOfFile: truth, encoding: .utf8).split(separator: "\n").map(String.init)
+        for i in 1..<lines.count {
+            var fields = lines[i].split(separator: ",", omittingEmptySubsequences: false).map(String.init)
+            let frame = Int(fields[0])!
+            if fields[2] == "2", frame >= 50 { fields[3] = String(format: "%.2f", Double(fields[3])! + 300) }
+            if fields[2] == "1", frame >= 70 { fields[2] = "5" }
+            lines[i] = fields.joined(separator: ",")
+        }
+        try (lines.joined(separator: "\n") + "\n").write(toFile: prediction, atomically: false, encoding: .utf8)
+        let run = try Tools.run(Tools.facetrack, ["render", samples + "/crossing.mp4", "--tracks", prediction, "--truth", truth,
+                                                  "-o", out, "--crf", "12"])
+        XCTAssertEqual(run.status, 0, run.stderr)
+        XCTAssertTrue(run.stderr.contains("diff: 150 matched, 50 missed, 50 false, 1 ID switches"), run.stderr)
+        // The truth rows of frames 60 and 70 say where the boxes are.
+        func box(_ frame: Int, _ id: String) throws -> (x: Int, y: Int, w: Int, h: Int) {
+            let line = try XCTUnwrap(try String(contentsOfFile: truth, encoding: .utf8).split(separator: "\n")
+                .first { $0.hasPrefix("\(frame),") && $0.split(separator: ",")[2] == id })
+            let f = line.split(separator: ",").map { Double($0) ?? 0 }
+            return (Int(f[3].rounded()), Int(f[4].rounded()), Int(f[5].rounded()), Int(f[6].rounded()))
+        }
+        let frame60 = try rgb(out, frame: 60, folder)
+        let t2 = try box(60, "2"), t1 = try box(60, "1")
+        XCTAssertTrue(near(frame60, t2.x, t2.y + t2.h / 2, (1, 0, 0)), "missed truth face: red box")
+        XCTAssertTrue(near(frame60, t2.x + 300, t2.y + t2.h / 2, (1, 1, 0)), "false detection: yellow box")
+        XCTAssertTrue(near(frame60, t1.x + t1.w, t1.y + t1.h / 2, (0, 1, 0)), "matched: green box")
+        XCTAssertFalse(near(frame60, t1.x + t1.w + 4, t1.y + t1.h / 2, (1, 0, 1)), "no switch on frame 60")
+        let frame70 = try rgb(out, frame: 70, folder), s1 = try box(70, "1")
+        XCTAssertTrue(near(frame70, s1.x + s1.w + 4, s1.y + s1.h / 2, (1, 0, 1)), "the ID switch ringed magenta on its frame")
+        let frame71 = try rgb(out, frame: 71, folder), n1 = try box(71, "1")
+        XCTAssertFalse(near(frame71, n1.x + n1.w + 4, n1.y + n1.h / 2, (1, 0, 1)), "and only there")
+        XCTAssertTrue(near(frame60, 6, 6, (0, 1, 0)), "the legend's first key is green")
+    }
+
+    func testFramesTheTruthLacksAreAnError() throws {
+        let folder = try TemporaryFolder()
+        let truth = folder.file("truth.csv"), prediction = folder.file("pred.csv")
+        let lines = try String(contentsOfFile: samples + "/crossing.truth.csv", encoding: .utf8).split(separator: "\n")
+        try (lines.prefix(21).joined(separator: "\n") + "\n").write(toFile: truth, atomically: false, encoding: .utf8)
+        try (lines.prefix(41).joined(separator: "\n") + "\n").write(toFile: prediction, atomically: false, encoding: .utf8)
+        let run = try Tools.run(Tools.facetrack, ["render", samples + "/crossing.mp4", "--tracks", prediction, "--truth", truth,
+                                                  "-o", folder.file("d.mp4")])
+        XCTAssertEqual(run.status, 1)
+        XCTAssertTrue(run.stderr.contains("pred.csv"), run.stderr)
+        XCTAssertEqual(run.stderr.split(separator: "\n").count, 1, run.stderr)
+        XCTAssertFalse(FileManager.default.fileExists(atPath: folder.file("d.mp4")))
+    }
+}

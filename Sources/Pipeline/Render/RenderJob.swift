@@ -22,6 +22,8 @@ package struct RenderJob: Sendable {
     package var edits: String?
     /// A truth file: draws a visual diff (`--truth`).
     package var truth: String?
+    /// The IoU at which a prediction matches a truth face in a visual diff (as `eval --iou`).
+    package var iouThreshold = 0.5
     /// Fills each track's missing frames between its rows (`--interpolate`).
     package var interpolate = false
     /// What is drawn.
@@ -77,7 +79,7 @@ package struct RenderJob: Sendable {
         if let truth {
             let truthTable = try TrackTable.load(path: truth, requireIDs: true)
             let prediction = file.evaluationTable(interpolated: interpolate)
-            let outcomes = try Evaluator().outcomes(truth: truthTable, prediction: prediction)
+            let outcomes = try Evaluator(iouThreshold: iouThreshold).outcomes(truth: truthTable, prediction: prediction)
             schedule = FaceSchedule(outcomes: outcomes, rows: file.rows)
             overlay.legend = true
             summary.diff = outcomes.values.reduce((0, 0, 0, 0)) { sum, o in
