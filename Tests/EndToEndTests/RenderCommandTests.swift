@@ -73,6 +73,22 @@ final class RenderCommandTests: XCTestCase {
         XCTAssertFalse(dark(frames, 30, 260, 120), "nothing after the track's last row")
     }
 
+    func testSpanDrawsTheRowsOfItsFramesFromTimeZero() throws {
+        let folder = try TemporaryFolder()
+        let clip = try whiteClip(folder), tracks = folder.file("t.csv"), out = folder.file("part.mp4")
+        try write(([Self.header] + (20..<40).map { row($0, 1, 40, 40) }).joined(separator: "\n") + "\n", tracks)
+        let run = try render([clip, "--tracks", tracks, "-o", out, "--anonymize", "fill", "--overlay", "none",
+                              "--start", "1", "--end", "1.4"])
+        XCTAssertEqual(run.status, 0, run.stderr)
+        XCTAssertTrue(run.stderr.contains("10 frames, 10 faces drawn"), run.stderr)
+        let times = try Tools.videoFrameTimes(out)
+        XCTAssertEqual(times.count, 10)
+        XCTAssertEqual(times.first ?? -1, 0, accuracy: 0.001)
+        let frames = try luma(out, folder)
+        XCTAssertTrue(dark(frames, 0, 60, 60) && dark(frames, 9, 60, 60), "frames 25-34 of the video, each with its row")
+        XCTAssertFalse(try Tools.ffprobe(["-select_streams", "a:0", "-show_entries", "packet=pts", "-of", "csv=p=0", out]).isEmpty)
+    }
+
     func testMOTChallengeTextDrawsTheSameAsTheCSV() throws {
         let folder = try TemporaryFolder()
         let clip = try whiteClip(folder), csv = folder.file("t.csv"), mot = folder.file("t.txt")
