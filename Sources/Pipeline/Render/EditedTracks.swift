@@ -24,7 +24,7 @@ package enum EditedTracks {
             default: return true
             }
         }) {
-            throw EditsError(path: edits, reason: "\(edit) needs a person or mask column, which MOTChallenge text (\(tracks)) "
+            throw RenderError(path: edits, reason: "\(edit) needs a person or mask column, which MOTChallenge text (\(tracks)) "
                 + "does not have: apply it to the CSV of process --csv")
         }
         let out = try BufferedTextFile(path: output, inputs: [tracks, edits])

@@ -63,13 +63,12 @@ package struct RenderJob: Sendable {
     /// temporary name renamed on success. Every error is one line naming its file.
     package func run(progress: (@Sendable (JobProgress) -> Void)? = nil, stop: StopSignal = StopSignal()) throws -> Summary {
         let started = Date()
-        var outputs = JobOutputs(video: output)
-        outputs.video = output
+        let outputs = JobOutputs(video: output)
         try outputs.checkDistinct(input: input, readFiles: readFiles + [ReadFile(path: tracks, role: "the --tracks file")]
                                       + (edits.map { [ReadFile(path: $0, role: "the --edits file")] } ?? [])
                                       + (truth.map { [ReadFile(path: $0, role: "the --truth file")] } ?? []))
         guard !StillImageWriter.isStillImage(output) else {
-            throw EditsError(path: output, reason: "render writes a video (.mp4, .mkv, .mov, .webm...), not a still image")
+            throw RenderError(path: output, reason: "render writes a video (.mp4, .mkv, .mov, .webm...), not a still image")
         }
         var file = try TrackFile(path: tracks)
         if let edits { try TrackEdits(path: edits).apply(to: &file.rows) }
@@ -97,7 +96,7 @@ package struct RenderJob: Sendable {
 
         let reader = try VideoReader(path: input, threads: threads, span: span)
         guard !reader.isStillImage else {
-            throw EditsError(path: input, reason: "render draws on videos; for a photo use facetrack detect or process")
+            throw RenderError(path: input, reason: "render draws on videos; for a photo use facetrack process")
         }
         if span == nil, let total = reader.estimatedFrameCount, let last = schedule.lastFrame, last >= total + 1,
            let row = file.rows.first(where: { $0.frame >= total + 1 }) {

@@ -46,7 +46,7 @@ package struct TrackEdits: Sendable, Equatable {
         do {
             data = try FileBytes.read(path)
         } catch let error as FileReadError {
-            throw EditsError(path: path, reason: "cannot read (\(error.reason))")
+            throw RenderError(path: path, reason: "cannot read (\(error.reason))")
         }
         try self.init(data: data, path: path)
     }
@@ -57,20 +57,20 @@ package struct TrackEdits: Sendable, Equatable {
         do {
             object = try JSONSerialization.jsonObject(with: data)
         } catch {
-            throw EditsError(path: path, reason: "not JSON (an edits file is {\"format\": \"facetrack-edits\", \"version\": 1, \"edits\": [...]})")
+            throw RenderError(path: path, reason: "not JSON (an edits file is {\"format\": \"facetrack-edits\", \"version\": 1, \"edits\": [...]})")
         }
         guard let top = object as? [String: Any], top["format"] as? String == "facetrack-edits" else {
-            throw EditsError(path: path, reason: "not an edits file: expected an object with \"format\": \"facetrack-edits\"")
+            throw RenderError(path: path, reason: "not an edits file: expected an object with \"format\": \"facetrack-edits\"")
         }
         guard let version = top["version"] as? Int, version == 1 else {
-            throw EditsError(path: path, reason: "version \(top["version"].map { "\($0)" } ?? "missing"): this facetrack reads version 1")
+            throw RenderError(path: path, reason: "version \(top["version"].map { "\($0)" } ?? "missing"): this facetrack reads version 1")
         }
-        guard let list = top["edits"] as? [Any] else { throw EditsError(path: path, reason: "\"edits\" is missing or not a list") }
+        guard let list = top["edits"] as? [Any] else { throw RenderError(path: path, reason: "\"edits\" is missing or not a list") }
         edits = try list.enumerated().map { index, item in try Self.edit(item, number: index + 1, path: path) }
     }
 
     private static func edit(_ item: Any, number: Int, path: String) throws -> Edit {
-        func fail(_ reason: String) -> EditsError { EditsError(path: path, reason: "edit \(number): \(reason)") }
+        func fail(_ reason: String) -> RenderError { RenderError(path: path, reason: "edit \(number): \(reason)") }
         guard let object = item as? [String: Any], let op = object["op"] as? String else {
             throw fail("expected an object with \"op\"")
         }
@@ -100,7 +100,7 @@ package struct TrackEdits: Sendable, Equatable {
     /// join of tracks that share a frame.
     package func apply(to rows: inout [TrackFile.Row]) throws {
         for (index, edit) in edits.enumerated() {
-            func fail(_ reason: String) -> EditsError { EditsError(path: path, reason: "edit \(index + 1): \(reason)") }
+            func fail(_ reason: String) -> RenderError { RenderError(path: path, reason: "edit \(index + 1): \(reason)") }
             func frames(of track: Int) throws -> [Int] {
                 let frames = rows.filter { $0.trackID == track }.map(\.frame)
                 if frames.isEmpty { throw fail("track \(track) is not in the tracks file (or an edit before removed it)") }
@@ -137,8 +137,9 @@ package struct TrackEdits: Sendable, Equatable {
     }
 }
 
-/// A bad edits file or an edit that does not fit the tracks: one line naming the file.
-package struct EditsError: Error, CustomStringConvertible, Sendable {
+/// A file `render` or `apply-edits` cannot use (a bad edits file, an edit that does not fit the
+/// tracks, a still image given as a video): one line naming the file.
+package struct RenderError: Error, CustomStringConvertible, Sendable {
     package let path: String
     package let reason: String
     package var description: String { "\(path): \(reason)" }
