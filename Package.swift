@@ -1,13 +1,9 @@
 // swift-tools-version:6.0
 import PackageDescription
 
-// The runtime's kernels are written for the compiler to vectorise; AVX2/FMA (x86-64 CPUs since
-// 2013) roughly doubles their speed over the SSE2 baseline.
-#if arch(x86_64)
-let vectorSettings: [SwiftSetting] = [.unsafeFlags(["-target-cpu", "haswell"])]
-#else
-let vectorSettings: [SwiftSetting] = []
-#endif
+// Every module is built for the baseline of its architecture (SSE2 on x86-64): the binary runs on
+// any x86-64 CPU. Only NeuralKernels' kernels_avx2.c and kernels_avx512.c use wider instructions,
+// and the dispatcher calls them only on CPUs that have them (InstructionSetTests checks the binary).
 
 // Modules with per-pixel and per-weight loops are optimised in debug builds too: unoptimised,
 // one BlazeFace inference takes over a second and the test suite would take many minutes.
@@ -35,14 +31,14 @@ let package = Package(
         // The face detectors behind the `FaceDetector` protocol.
         .target(name: "Detection", dependencies: ["FaceCore", "NeuralRuntime"], swiftSettings: hotLoopSettings),
         // A small float32 NHWC neural-network runtime with a TFLite reader (Foundation only).
-        .target(name: "NeuralRuntime", dependencies: ["NeuralKernels"], swiftSettings: vectorSettings + hotLoopSettings),
+        .target(name: "NeuralRuntime", dependencies: ["NeuralKernels"], swiftSettings: hotLoopSettings),
         // The runtime's hot kernels in C (packed-GEMM convolutions, depthwise), built for generic SIMD,
         // AVX2+FMA and AVX-512 and chosen at load time; optimised in debug builds too.
         .target(name: "NeuralKernels", cSettings: [.unsafeFlags(["-O3"])]),
         // Face attributes from MediaPipe's face mesh: crop, mesh, eye/smile/angle measures, hysteresis.
-        .target(name: "Attributes", dependencies: ["FaceCore", "NeuralRuntime"], swiftSettings: vectorSettings + hotLoopSettings),
+        .target(name: "Attributes", dependencies: ["FaceCore", "NeuralRuntime"], swiftSettings: hotLoopSettings),
         // Face identities: dlib's face embeddings on the runtime, chips, galleries, re-identification, known people.
-        .target(name: "Identity", dependencies: ["FaceCore", "NeuralRuntime"], swiftSettings: vectorSettings + hotLoopSettings),
+        .target(name: "Identity", dependencies: ["FaceCore", "NeuralRuntime"], swiftSettings: hotLoopSettings),
         // Multi-face tracking: Kalman + optimal IoU assignment, One Euro smoothing, MOT and summary output.
         .target(name: "Tracking", dependencies: ["FaceCore"]),
         // Where and when to detect: whole-frame keyframes, crops around tracked faces, tiles, shot cuts.
@@ -96,6 +92,8 @@ let package = Package(
         // Listing the modules behind FaceTrack makes incremental builds recompile the tests when one changes.
         .testTarget(name: "LibraryTests", dependencies: ["FaceTrack", "FaceCore", "MediaIO", "Detection", "Tracking", "Rendering",
                                                          "Pipeline", "Attributes", "TestSupport"]),
+        // Runs the built tool on mutated inputs and counts crashes, hangs and leftovers (scripts/fuzz).
+        .executableTarget(name: "facetrack-fuzz", path: "Tests/Fuzz"),
     ],
     swiftLanguageModes: [.v6]
 )

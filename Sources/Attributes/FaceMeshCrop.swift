@@ -96,7 +96,10 @@ package struct FaceMeshCrop: Sendable, Equatable {
                 var r: Float = 0, g: Float = 0, b: Float = 0
                 // Checked in Float first, so absurd (or NaN) positions never reach Int().
                 if sx > -1, sy > -1, sx < limitX, sy < limitY {
-                    let fx0 = sx.rounded(.down), fy0 = sy.rounded(.down)
+                    // floor by truncation (exact above -1): rounded(.down) calls libm's floorf
+                    // on the x86-64 baseline, which has no roundss.
+                    let tx = Float(Int(sx)), ty = Float(Int(sy))
+                    let fx0 = tx > sx ? tx - 1 : tx, fy0 = ty > sy ? ty - 1 : ty
                     let fx = sx - fx0, fy = sy - fy0
                     let ix = Int(fx0), iy = Int(fy0)
                     if ix >= 0, iy >= 0, ix + 1 < width, iy + 1 < height {

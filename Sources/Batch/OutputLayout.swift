@@ -37,9 +37,9 @@ package struct OutputLayout: Sendable {
                     owners[OutputLayout.relativePath(kind, stem: stems[input.path]!, input: input), default: []].insert(input.path)
                 }
             }
-            let clashing = inputs.filter { input in owners.values.contains { $0.count > 1 && $0.contains(input.path) } }
-            if clashing.isEmpty { break }
-            for input in clashing {
+            let shared = Set(owners.values.filter { $0.count > 1 }.flatMap { $0 })
+            if shared.isEmpty { break }
+            for input in inputs where shared.contains(input.path) {
                 stems[input.path] = round == 0 ? input.relativePath : input.relativePath + "~" + OutputLayout.hash(input.relativePath)
             }
         }

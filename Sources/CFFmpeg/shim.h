@@ -26,6 +26,9 @@ static inline int ft_averror_eagain(void) { return AVERROR(EAGAIN); }
 /// AVERROR_INVALIDDATA: the bitstream is damaged.
 static inline int ft_averror_invaliddata(void) { return AVERROR_INVALIDDATA; }
 
+/// AVERROR_EXTERNAL: a wrapped library failed (libx264 says no more than this when its malloc fails).
+static inline int ft_averror_external(void) { return AVERROR_EXTERNAL; }
+
 /// AV_NOPTS_VALUE: no timestamp.
 static inline int64_t ft_nopts_value(void) { return AV_NOPTS_VALUE; }
 

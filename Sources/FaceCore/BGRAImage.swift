@@ -1,3 +1,5 @@
+import Foundation
+
 /// An 8-bit BGRA image in memory, rows top to bottom, 4 bytes a pixel (B, G, R, A).
 ///
 /// An image either owns its pixel memory or wraps memory the caller owns (`init(wrapping:...)`,
@@ -22,7 +24,12 @@ public final class BGRAImage: @unchecked Sendable {
         self.height = max(0, height)
         bytesPerRow = (self.width * 4 + 63) & ~63
         let count = max(64, bytesPerRow * self.height)
-        let raw = UnsafeMutableRawPointer.allocate(byteCount: count, alignment: 64)
+        // posix_memalign, not Swift's allocate (which traps): a picture that does not fit in memory
+        // ends the run with one line (`OutOfMemory`).
+        var memory: UnsafeMutableRawPointer?
+        guard posix_memalign(&memory, 64, count) == 0, let raw = memory else {
+            OutOfMemory.fail("a \(self.width) x \(self.height) picture (\(count >> 20) MB)")
+        }
         raw.initializeMemory(as: UInt8.self, repeating: 0, count: count)
         pixels = raw.assumingMemoryBound(to: UInt8.self)
         ownsPixels = true
@@ -41,7 +48,7 @@ public final class BGRAImage: @unchecked Sendable {
     }
 
     deinit {
-        if ownsPixels { UnsafeMutableRawPointer(pixels).deallocate() }
+        if ownsPixels { free(pixels) }
     }
 
     /// True when the image has no pixels.

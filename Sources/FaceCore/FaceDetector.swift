@@ -9,6 +9,18 @@ public protocol FaceDetector: AnyObject {
     /// The faces in `image`, most confident first. An image with no face, or too small to hold
     /// one, gives an empty array; a failure that should stop the run throws.
     func detect(in image: BGRAImage) throws -> [FaceObservation]
+
+    /// The faces in each of `images`, in order: for each the same faces `detect(in:)` finds in it
+    /// alone. The network detectors run images of one input size as one batch (crops of one frame,
+    /// say), so each layer's weights are read once per batch instead of once per image.
+    func detect(in images: [BGRAImage]) throws -> [[FaceObservation]]
+}
+
+extension FaceDetector {
+    /// One image after another.
+    public func detect(in images: [BGRAImage]) throws -> [[FaceObservation]] {
+        try images.map { try detect(in: $0) }
+    }
 }
 
 /// How accurate (and slow) a detector should be, as `CIDetectorAccuracyLow` / `High`.

@@ -76,7 +76,10 @@ package struct FaceChip: Sendable, Equatable {
                 let sy = y0 + Double(column) * columnY + Double(row) * rowY
                 var red: Float = 0, green: Float = 0, blue: Float = 0
                 if sx > -1, sy > -1, sx < Double(width), sy < Double(height) {
-                    let fx = sx.rounded(.down), fy = sy.rounded(.down)
+                    // floor by truncation (exact above -1): rounded(.down) calls libm's floor on
+                    // the x86-64 baseline, which has no roundsd.
+                    let tx = Double(Int(sx)), ty = Double(Int(sy))
+                    let fx = tx > sx ? tx - 1 : tx, fy = ty > sy ? ty - 1 : ty
                     let wx = Float(sx - fx), wy = Float(sy - fy)
                     let ix = Int(fx), iy = Int(fy)
                     for tap in 0..<4 {

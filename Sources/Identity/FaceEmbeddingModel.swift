@@ -16,6 +16,7 @@ package struct FaceEmbeddingModel: Sendable {
         do {
             network = try DlibReader.faceRecognitionResNet(contentsOf: path)
         } catch let error as NeuralRuntimeError {
+            if case .outOfMemory = error { throw error }
             throw error.unreadableReason.map { ModelError.unreadable(path: path, reason: $0) }
                 ?? ModelError.damaged(path: path, reason: error.description)
         }

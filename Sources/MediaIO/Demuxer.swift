@@ -112,6 +112,12 @@ final class Demuxer {
         guard access(path, R_OK) == 0 else { throw MediaError.unreadable(path, reason: "permission denied") }
     }
 
+    /// The video's picture size as stored.
+    var pictureSize: (width: Int, height: Int)? {
+        let parameters = videoStream.pointee.codecpar.pointee
+        return parameters.width > 0 && parameters.height > 0 ? (Int(parameters.width), Int(parameters.height)) : nil
+    }
+
     /// The chosen video stream.
     var videoStream: UnsafeMutablePointer<AVStream> { context.pointee.streams[videoStreamIndex]! }
 

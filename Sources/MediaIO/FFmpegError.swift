@@ -1,4 +1,5 @@
 internal import CFFmpeg
+import FaceCore
 
 /// A failed FFmpeg call: the operation and FFmpeg's own message for the code.
 public struct FFmpegError: Error, CustomStringConvertible, Sendable {
@@ -7,17 +8,30 @@ public struct FFmpegError: Error, CustomStringConvertible, Sendable {
     /// What was being done, e.g. "opening the H.264 decoder".
     public let operation: String
 
+    /// True when memory could not be had: ENOMEM, or a wrapped library's generic failure under an
+    /// address-space limit or while the address space is exhausted (libx264 reports a failed malloc
+    /// as AVERROR_EXTERNAL and hardly fails otherwise). Decided when the error is made, while the
+    /// failing run still holds its memory.
+    public let isOutOfMemory: Bool
+
     /// Creates an error from a return code.
     public init(_ code: Int32, _ operation: String) {
         self.code = code
         self.operation = operation
+        isOutOfMemory = code == ft_averror(ENOMEM) || (code == ft_averror_external() && (OutOfMemory.addressSpaceLimit != nil || !OutOfMemory.canReserve(64 << 20)))
     }
 
     /// FFmpeg's text for the code (`av_strerror`).
     public var message: String { Self.message(for: code) }
 
-    /// One line: the operation and FFmpeg's message.
-    public var description: String { "\(operation) failed: \(message)" }
+    /// One line: the operation and FFmpeg's message (with the remedy when the open-file limit is the cause).
+    public var description: String {
+        if isOutOfMemory {
+            let limit = OutOfMemory.addressSpaceLimit.map { " (ulimit -v is \($0 >> 20) MB)" } ?? ""
+            return "\(operation) failed: out of memory\(limit); free memory or raise the limit"
+        }
+        return "\(operation) failed: \(MediaError.plain(message))"
+    }
 
     /// FFmpeg's text for an error code.
     public static func message(for code: Int32) -> String {

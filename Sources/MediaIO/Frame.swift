@@ -1,4 +1,5 @@
 internal import CFFmpeg
+import FaceCore
 
 /// Owns one `AVFrame` and frees it in `deinit`. Used from one queue at a time.
 package final class Frame: @unchecked Sendable {
@@ -7,7 +8,7 @@ package final class Frame: @unchecked Sendable {
 
     /// Allocates an empty frame (no picture buffers).
     package init() {
-        guard let frame = av_frame_alloc() else { fatalError("av_frame_alloc: out of memory") }
+        guard let frame = av_frame_alloc() else { OutOfMemory.fail("a frame (FFmpeg's av_frame_alloc)") }
         pointer = frame
     }
 

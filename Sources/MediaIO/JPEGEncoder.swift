@@ -17,7 +17,7 @@ package final class JPEGEncoder {
     /// to 31 (smallest).
     package init(width: Int, height: Int, quality: Int = 5) throws {
         guard let codec = avcodec_find_encoder(AV_CODEC_ID_MJPEG) else { throw MediaError.encoderUnavailable("mjpeg") }
-        guard let context = avcodec_alloc_context3(codec) else { fatalError("avcodec_alloc_context3: out of memory") }
+        guard let context = avcodec_alloc_context3(codec) else { OutOfMemory.fail("a codec context (FFmpeg's avcodec_alloc_context3)") }
         self.context = context
         self.width = width
         self.height = height

@@ -55,7 +55,7 @@ final class Muxer {
     /// Adds the video stream for `encoder`, with the source's display matrix (rotation) when given.
     /// Returns the stream index.
     func addVideoStream(encoder: VideoEncoder, displayMatrix: [UInt8]?) throws -> Int {
-        guard let stream = avformat_new_stream(context, nil) else { fatalError("avformat_new_stream: out of memory") }
+        guard let stream = avformat_new_stream(context, nil) else { OutOfMemory.fail("a stream (FFmpeg's avformat_new_stream)") }
         try check(avcodec_parameters_from_context(stream.pointee.codecpar, encoder.context), "configuring the video stream")
         stream.pointee.time_base = encoder.timeBase
         stream.pointee.avg_frame_rate = encoder.context.pointee.framerate
@@ -74,7 +74,7 @@ final class Muxer {
             throw MediaError.audioNotSupported(output: output.finalPath,
                                                codec: String(cString: avcodec_get_name(parameters.pointee.codec_id)))
         }
-        guard let stream = avformat_new_stream(context, nil) else { fatalError("avformat_new_stream: out of memory") }
+        guard let stream = avformat_new_stream(context, nil) else { OutOfMemory.fail("a stream (FFmpeg's avformat_new_stream)") }
         try check(avcodec_parameters_copy(stream.pointee.codecpar, parameters), "copying an audio stream")
         stream.pointee.codecpar.pointee.codec_tag = 0
         stream.pointee.time_base = source.pointee.time_base

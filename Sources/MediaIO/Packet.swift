@@ -1,4 +1,5 @@
 internal import CFFmpeg
+import FaceCore
 
 /// Owns one `AVPacket` and frees it in `deinit`. Used from one queue at a time.
 package final class Packet: @unchecked Sendable {
@@ -7,7 +8,7 @@ package final class Packet: @unchecked Sendable {
 
     /// Allocates an empty packet.
     package init() {
-        guard let packet = av_packet_alloc() else { fatalError("av_packet_alloc: out of memory") }
+        guard let packet = av_packet_alloc() else { OutOfMemory.fail("a packet (FFmpeg's av_packet_alloc)") }
         pointer = packet
     }
 

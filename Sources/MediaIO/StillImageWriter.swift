@@ -29,7 +29,7 @@ package enum StillImageWriter {
     static func encode(_ image: BGRAImage, png: Bool) throws -> Data {
         let id = png ? AV_CODEC_ID_PNG : AV_CODEC_ID_MJPEG
         guard let codec = avcodec_find_encoder(id) else { throw MediaError.encoderUnavailable(png ? "png" : "mjpeg") }
-        guard let context = avcodec_alloc_context3(codec) else { fatalError("avcodec_alloc_context3: out of memory") }
+        guard let context = avcodec_alloc_context3(codec) else { OutOfMemory.fail("a codec context (FFmpeg's avcodec_alloc_context3)") }
         defer { var freed: UnsafeMutablePointer<AVCodecContext>? = context; avcodec_free_context(&freed) }
         let format = png ? AV_PIX_FMT_RGB24 : AV_PIX_FMT_YUVJ420P
         context.pointee.width = Int32(image.width)

@@ -1,4 +1,5 @@
 internal import CFFmpeg
+import FaceCore
 
 /// Decodes the demuxer's video stream with libavcodec, frame-threaded.
 ///
@@ -17,7 +18,7 @@ final class VideoDecoder {
         guard let codec = avcodec_find_decoder(parameters.pointee.codec_id) else {
             throw MediaError.noDecoder(demuxer.path, codec: String(cString: avcodec_get_name(parameters.pointee.codec_id)))
         }
-        guard let context = avcodec_alloc_context3(codec) else { fatalError("avcodec_alloc_context3: out of memory") }
+        guard let context = avcodec_alloc_context3(codec) else { OutOfMemory.fail("a codec context (FFmpeg's avcodec_alloc_context3)") }
         self.context = context
         do {
             try check(avcodec_parameters_to_context(context, parameters), "configuring the video decoder")

@@ -1,4 +1,5 @@
 internal import CFFmpeg
+import FaceCore
 
 /// Encodes frames with libavcodec (libx264 by default).
 ///
@@ -18,7 +19,7 @@ final class VideoEncoder {
         guard let codec = avcodec_find_encoder_by_name(name) else {
             throw MediaError.encoderUnavailable(name)
         }
-        guard let context = avcodec_alloc_context3(codec) else { fatalError("avcodec_alloc_context3: out of memory") }
+        guard let context = avcodec_alloc_context3(codec) else { OutOfMemory.fail("a codec context (FFmpeg's avcodec_alloc_context3)") }
         self.context = context
         let fullRange = decoder.pointee.color_range == AVCOL_RANGE_JPEG
             || PixelConverter.plainFormat(decoder.pointee.pix_fmt) != decoder.pointee.pix_fmt

@@ -110,6 +110,8 @@ package final class VideoReader {
     package var outputOrigin: Double { span.map { $0.start } ?? 0 }
     /// The video's first presentation time in seconds (its stream's start time; 0 when unknown).
     package var startTime: Double { demuxer.startTime }
+    /// The video's picture size as stored.
+    package var pictureSize: (width: Int, height: Int)? { demuxer.pictureSize }
     /// Packets the decoder rejected as damaged (skipped).
     package var damagedPackets: Int { decoder.damagedPackets }
     /// Frames the decoder marked as corrupt (kept, with concealed errors).

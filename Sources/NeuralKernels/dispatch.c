@@ -91,7 +91,7 @@ void nk_conv_pack(nk_isa isa, const nk_conv *conv, const float *filter, const fl
 int nk_conv_pixel_block(nk_isa isa) {
     switch (isa) {
     case NK_ISA_AVX512: return NK_MR_AVX512;
-    case NK_ISA_AVX2: return NK_MR_AVX2;
+    case NK_ISA_AVX2: return NK_MR_AVX2 * NK_MR3_AVX2 / 2;  // whole tiles of either height
     default: return NK_MR_GENERIC;
     }
 }

@@ -36,5 +36,7 @@ extern size_t nk_stream_bytes;
 /// Pixels per micro-kernel tile on each path.
 #define NK_MR_GENERIC 6
 #define NK_MR_AVX2 6
+/// AVX2's 3-vector (24-channel) tiles.
+#define NK_MR3_AVX2 4
 #define NK_MR_AVX512 8
 #endif

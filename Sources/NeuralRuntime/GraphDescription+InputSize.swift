@@ -7,11 +7,17 @@ extension GraphDescription {
     /// the new ones. Declared shapes of computed tensors are dropped (the network infers them
     /// again). Throws `GraphIssue` where a size cannot follow (a resize to a fixed size, a reshape
     /// of another kind).
-    func withInputSize(height: Int, width: Int) throws -> GraphDescription {
+    /// `batch` images go through at once (a batch of the declared one-image graph: every
+    /// operation's first axis becomes `batch`).
+    func withInputSize(height: Int, width: Int, batch: Int = 1) throws -> GraphDescription {
         guard let input = inputs.first, tensors.indices.contains(input), tensors[input].shape.count == 4 else {
             throw GraphIssue("the first input is not a 4-D image")
         }
+        guard batch >= 1, batch == 1 || tensors[input].shape[0] == 1 else {
+            throw GraphIssue("a batch of \(batch) needs a graph declared for one image")
+        }
         var result = self
+        result.tensors[input].shape[0] = batch
         result.tensors[input].shape[1] = height
         result.tensors[input].shape[2] = width
         // Each tensor's shape in the graph as declared, and at the new size.
@@ -40,7 +46,7 @@ extension GraphDescription {
                     else {
                         throw GraphIssue("a reshape to \(target) cannot follow the input size")
                     }
-                    kind = .reshape([target[0], -1, target[2]])
+                    kind = .reshape([new[0], -1, target[2]])
                 default:
                     break
                 }

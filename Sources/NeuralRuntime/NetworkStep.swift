@@ -63,6 +63,25 @@ enum NetworkStep {
         }
     }
 
+    /// This step reading its input from a ring of `rows` rows (`RowStripPlanner.ringRows`), or nil
+    /// when its kernel cannot.
+    func readingRing(_ input: UnsafePointer<Float>, rows: Int) -> NetworkStep? {
+        switch self {
+        case let .convolution(kernel): return .convolution(kernel.readingRing(input, rows: rows))
+        case let .depthwise(kernel): return kernel.readingRing(input, rows: rows).map { .depthwise($0) }
+        default: return nil
+        }
+    }
+
+    /// This step writing its output to a ring of `rows` rows, or nil when its kernel cannot.
+    func writingRing(_ output: UnsafeMutablePointer<Float>, rows: Int) -> NetworkStep? {
+        switch self {
+        case let .convolution(kernel): return .convolution(kernel.writingRing(output, rows: rows))
+        case let .depthwise(kernel): return kernel.writingRing(output, rows: rows).map { .depthwise($0) }
+        default: return nil
+        }
+    }
+
     /// Binds the kernel for `operation`; shapes were already checked by `ShapeInference`.
     /// `constant` gives a constant tensor's values in memory (copied on first use).
     static func make(_ operation: OperationDescription, shapes: [[Int]?], pointers: [UnsafeMutablePointer<Float>?],

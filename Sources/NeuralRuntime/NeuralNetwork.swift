@@ -30,6 +30,13 @@ package final class NeuralNetwork {
     private let stepWork: [Int]
     /// Runs of steps computed in row strips by `run()`, in step order.
     let chains: [RowStripChain]
+    /// Per chain, the steps `run()` computes it with: the same kernels with the block's inner
+    /// tensors (the expansion, the depthwise output) in rings of a few rows, which stay in the
+    /// cache instead of being written back to memory whole (where a tensor has no other reader).
+    /// `run(threads:)` splits whole steps and uses the whole tensors.
+    private let chainSteps: [[NetworkStep]]
+    /// How many tensors `run()` keeps in rings of rows (tests).
+    let ringedTensorCount: Int
     /// Worker threads for `run(threads:)`, started on first use (threads - 1 of them).
     private var pool: OpaquePointer?
     private var poolThreads = 1
@@ -152,7 +159,8 @@ package final class NeuralNetwork {
         }
         let plan = ArenaPlanner.plan(requests)
         let storage = FloatStorage()
-        let arena = storage.allocate(plan.size)
+        // The arena is the network's largest buffer: its failure is an error like any other.
+        let arena = try storage.allocateOrThrow(plan.size)
         var pointers = [UnsafeMutablePointer<Float>?](repeating: nil, count: tensors.count)
         for (slot, index) in planned.enumerated() { pointers[index] = arena + plan.offsets[slot] }
         // Constants are copied into the storage only for kernels that read them in place (an ADD's
@@ -191,6 +199,28 @@ package final class NeuralNetwork {
                 throw NeuralRuntimeError.unsupported(model: graph.name, reason: "operation \(step): \(issue.reason)")
             }
         }
+        // Rings for the chains' inner tensors that nothing else reads.
+        var readers = [Int](repeating: 0, count: tensors.count)
+        for operation in operations { for index in operation.inputs where index >= 0 { readers[index] += 1 } }
+        var chainSteps: [[NetworkStep]] = []
+        var ringedTensorCount = 0
+        for chain in chains {
+            var variant = Array(steps[chain.steps])
+            for (k, rows) in RowStripPlanner.ringRows(chain.rows).enumerated() where rows > 0 {
+                let tensor = operations[chain.steps.lowerBound + k].outputs[0]
+                guard readers[tensor] == 1, !graph.outputs.contains(tensor), let shape = shapes[tensor], shape.count == 4,
+                      rows < shape[1] else { continue }
+                let ring = storage.allocate(rows * shape[2] * shape[3] + 64)
+                guard let writer = variant[k].writingRing(ring, rows: rows),
+                      let reader = variant[k + 1].readingRing(UnsafePointer(ring), rows: rows) else { continue }
+                variant[k] = writer
+                variant[k + 1] = reader
+                ringedTensorCount += 1
+            }
+            chainSteps.append(variant)
+        }
+        self.chainSteps = chainSteps
+        self.ringedTensorCount = ringedTensorCount
         self.storage = storage
         self.steps = steps
         self.chains = chains
@@ -215,6 +245,25 @@ package final class NeuralNetwork {
         UnsafeBufferPointer(start: outputPointers[index], count: outputShapes[index].reduce(1, *))
     }
 
+    /// Floats of packed convolution weights the network reads per run (shared with networks of
+    /// the same graph planned for other sizes).
+    package var packedWeightFloatCount: Int { weights.floatCount }
+
+    /// Images one run takes (the first input's first axis; `ResizableNetwork.network(batch:height:width:)`).
+    package var batch: Int { inputShapes[0].first ?? 1 }
+
+    /// Image `image`'s share of input `index` (of a network planned for a batch).
+    package func input(_ index: Int, image: Int) -> UnsafeMutableBufferPointer<Float> {
+        let whole = input(index), share = whole.count / max(1, batch)
+        return UnsafeMutableBufferPointer(rebasing: whole[image * share..<(image + 1) * share])
+    }
+
+    /// Image `image`'s share of output `index`, valid after `run()` until the next `run()`.
+    package func output(_ index: Int, image: Int) -> UnsafeBufferPointer<Float> {
+        let whole = output(index), share = whole.count / max(1, batch)
+        return UnsafeBufferPointer(rebasing: whole[image * share..<(image + 1) * share])
+    }
+
     /// The prepared steps, for `profileKernels`.
     var stepsForProfiling: [NetworkStep] { steps }
 
@@ -224,7 +273,7 @@ package final class NeuralNetwork {
             var index = 0, nextChain = 0
             while index < steps.count {
                 if nextChain < chains.count, chains[nextChain].steps.lowerBound == index {
-                    runInStrips(chains[nextChain])
+                    runInStrips(chains[nextChain], steps: chainSteps[nextChain])
                     index = chains[nextChain].steps.upperBound
                     nextChain += 1
                 } else {
@@ -238,8 +287,8 @@ package final class NeuralNetwork {
     /// Runs `chain` one output row of its last step at a time: working backwards, the rows each
     /// step must have done (the input rows its reader reads), then forwards, each step computes
     /// the rows it has not done yet.
-    private func runInStrips(_ chain: RowStripChain) {
-        let count = chain.steps.count, first = chain.steps.lowerBound
+    private func runInStrips(_ chain: RowStripChain, steps: [NetworkStep]) {
+        let count = chain.steps.count
         withUnsafeTemporaryAllocation(of: Int.self, capacity: 2 * count) { buffer in
             let done = buffer.baseAddress!, needed = done + count
             done.initialize(repeating: 0, count: 2 * count)
@@ -249,14 +298,14 @@ package final class NeuralNetwork {
                     needed[k - 1] = max(needed[k - 1], chain.rows[k].inputRowsRead(forOutputRows: needed[k]))
                 }
                 for k in 0..<count where needed[k] > done[k] {
-                    steps[first + k].run(rows: done[k]..<needed[k])
+                    steps[k].run(rows: done[k]..<needed[k])
                     done[k] = needed[k]
                 }
             }
             // Rows no later step of the run reads (a stride-2 step may skip the last one) are
             // still part of the output.
             for k in 0..<count where done[k] < chain.rows[k].outputRows {
-                steps[first + k].run(rows: done[k]..<chain.rows[k].outputRows)
+                steps[k].run(rows: done[k]..<chain.rows[k].outputRows)
             }
         }
     }

@@ -12,6 +12,8 @@ package enum NeuralRuntimeError: Error, CustomStringConvertible, Sendable {
     case unsupported(model: String, reason: String)
     /// Tensor shapes do not fit an operation.
     case invalidGraph(model: String, reason: String)
+    /// The memory for a network's buffers cannot be had.
+    case outOfMemory(bytes: Int)
 
     /// The reason, when the file could not be read at all (not a damaged model).
     package var unreadableReason: String? {
@@ -32,6 +34,18 @@ package enum NeuralRuntimeError: Error, CustomStringConvertible, Sendable {
             return "model \(model) uses an unsupported feature: \(reason)"
         case let .invalidGraph(model, reason):
             return "model \(model) has an invalid graph: \(reason)"
+        case let .outOfMemory(bytes):
+            let size = bytes >= 1 << 20 ? "\(bytes >> 20) MB" : "\(bytes) bytes"
+            return "out of memory: cannot allocate \(size) for a network's tensors; free memory or raise the limit (ulimit -v)"
         }
+    }
+}
+
+/// Where a network's allocation failures go when they cannot be thrown (weight buffers packed in
+/// kernel initialisers).
+package enum NeuralMemory {
+    /// Sets what a failed allocation does with its one-line message (it must not return).
+    package static func onFailure(_ handler: @escaping @Sendable (String) -> Never) {
+        FloatStorage.outOfMemory.withLock { $0 = handler }
     }
 }

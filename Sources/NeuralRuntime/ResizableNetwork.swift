@@ -1,7 +1,9 @@
 /// A convolutional graph run at whatever input size it is given (its up-sampling resizes and
 /// flattening reshapes follow the size: `GraphDescription.withInputSize`): one `NeuralNetwork` is
 /// planned per input height x width and the few most recently used ones are kept, so a video
-/// (one size) plans once and still images of varied sizes do not re-plan every time.
+/// (one size) plans once and still images of varied sizes do not re-plan every time. A network
+/// can also take a batch of images of one size (`network(batch:height:width:)`): each layer then
+/// reads its weights once for all of them.
 ///
 /// Not thread-safe, like `NeuralNetwork`: one instance per thread.
 package final class ResizableNetwork {
@@ -11,7 +13,7 @@ package final class ResizableNetwork {
     package let capacity: Int
     /// The kernel path of the networks it plans.
     package let kernelPath: KernelPath
-    private var cache: [(height: Int, width: Int, network: NeuralNetwork)] = []
+    private var cache: [(batch: Int, height: Int, width: Int, network: NeuralNetwork)] = []
     /// Convolution weights packed once for every size.
     private let weights = PackedWeights()
 
@@ -28,20 +30,27 @@ package final class ResizableNetwork {
 
     /// The network planned for a [1,height,width,C] input (built on first use, then cached).
     package func network(height: Int, width: Int) throws -> NeuralNetwork {
-        if let found = cache.firstIndex(where: { $0.height == height && $0.width == width }) {
+        try network(batch: 1, height: height, width: width)
+    }
+
+    /// The network planned for `batch` images of height x width ([batch,height,width,C]): image
+    /// i's input and outputs are the i-th of `batch` equal slices of `input(0)` and `output(_:)`.
+    /// Each image's outputs are bit for bit those of a one-image network.
+    package func network(batch: Int, height: Int, width: Int) throws -> NeuralNetwork {
+        if let found = cache.firstIndex(where: { $0.batch == batch && $0.height == height && $0.width == width }) {
             let entry = cache.remove(at: found)
             cache.append(entry)
             return entry.network
         }
         let sized: GraphDescription
         do {
-            sized = try graph.withInputSize(height: height, width: width)
+            sized = try graph.withInputSize(height: height, width: width, batch: batch)
         } catch let issue as GraphIssue {
-            throw NeuralRuntimeError.invalidGraph(model: graph.name, reason: "at \(height)x\(width): \(issue.reason)")
+            throw NeuralRuntimeError.invalidGraph(model: graph.name, reason: "at \(batch)x\(height)x\(width): \(issue.reason)")
         }
         let network = try NeuralNetwork(graph: sized, kernelPath: kernelPath, sharing: weights)
         if cache.count >= capacity { cache.removeFirst() }
-        cache.append((height, width, network))
+        cache.append((batch, height, width, network))
         return network
     }
 }

@@ -28,7 +28,40 @@ struct RowDependency: Sendable, Equatable {
     }
 }
 
+extension RowDependency {
+    /// The first input row output row `row` reads.
+    func firstInputRow(forOutputRow row: Int) -> Int { max(0, row * stride - padTop) }
+}
+
 enum RowStripPlanner {
+    /// Rows each step's output must keep when it lives in a ring of rows instead of a whole
+    /// tensor (0 for the last step, whose output later operations read): the most rows between
+    /// the first one the next step has still to read and the last one written, over the order in
+    /// which `NeuralNetwork.runInStrips` computes them. A ring this size is never overwritten
+    /// before it is read.
+    static func ringRows(_ rows: [RowDependency]) -> [Int] {
+        let count = rows.count
+        guard count > 1, let last = rows.last, last.outputRows > 0 else { return [Int](repeating: 0, count: count) }
+        var done = [Int](repeating: 0, count: count), needed = done, ring = done
+        func compute(_ k: Int, to end: Int) {
+            if k + 1 < count {
+                let first = rows[k + 1].firstInputRow(forOutputRow: done[k + 1])
+                ring[k] = max(ring[k], end - min(first, end))
+            }
+            done[k] = end
+        }
+        for row in 1...last.outputRows {
+            needed[count - 1] = row
+            for k in stride(from: count - 1, to: 0, by: -1) {
+                needed[k - 1] = max(needed[k - 1], rows[k].inputRowsRead(forOutputRows: needed[k]))
+            }
+            for k in 0..<count where needed[k] > done[k] { compute(k, to: needed[k]) }
+        }
+        for k in 0..<count where done[k] < rows[k].outputRows { compute(k, to: rows[k].outputRows) }
+        ring[count - 1] = 0
+        return ring
+    }
+
     /// Output tensors below this many bytes stay in the cache anyway.
     static let minimumOutputBytes = 512 * 1024
     /// A block gains only when its expansion is this large: below it (BlazeFace's 96 x 64 x 32,

@@ -45,6 +45,10 @@ public struct FaceTrackJob: Sendable {
     /// Files the job reads besides `input` (the `--eye-sprite` picture, the `--cascade` file; the
     /// `--known` photos are added when they are read): no output may name one.
     public var readFiles: [ReadFile] = []
+    /// Told, before the work starts, what will be slow (a huge picture): the tool prints it as a warning.
+    package var notice: (@Sendable (String) -> Void)?
+    /// Pixels from which a still picture gets a notice.
+    package static let largePicture = 50_000_000
     /// The `--known` people, read once by the caller (so a bad photo fails before any video and
     /// batch reads the folder once); nil reads `identity.knownFolder` in `run`.
     package var knownPeople: KnownPeople?
@@ -151,6 +155,17 @@ public struct FaceTrackJob: Sendable {
 
     private func run(progress: (@Sendable (JobProgress) -> Void)?, stop: StopSignal, extraOutputs: [FrameOutput]) throws
         -> ProcessingSummary {
+        let registration = outputs.started()
+        var succeeded = false
+        defer { outputs.finished(run: registration, succeeded: succeeded) }
+        let summary = try runRegistered(progress: progress, stop: stop, extraOutputs: extraOutputs)
+        succeeded = true
+        return summary
+    }
+
+    private func runRegistered(progress: (@Sendable (JobProgress) -> Void)?, stop: StopSignal, extraOutputs: [FrameOutput]) throws
+        -> ProcessingSummary {
+        let started = Date()
         try validate()
         var readFiles = self.readFiles
         if knownPeople == nil, let folder = identity.knownFolder, !folder.isEmpty,
@@ -160,6 +175,10 @@ public struct FaceTrackJob: Sendable {
         try outputs.checkDistinct(input: input, readFiles: readFiles)
         // The input first: its errors come before any model is loaded.
         let reader = try VideoReader(path: input, threads: threads, span: span)
+        if reader.isStillImage, let size = reader.pictureSize, size.width * size.height >= Self.largePicture {
+            notice?("\(input): a \(size.width) x \(size.height) picture (\(size.width * size.height / 1_000_000) MP): "
+                    + "detecting in full-resolution tiles and writing it take a while and a few GB of memory")
+        }
         let inputs = [input] + readFiles.map(\.path)
         // Every output is checked (and opened under a temporary name) before any model loads; an
         // output that is never finished deletes its temporary file.
@@ -186,7 +205,7 @@ public struct FaceTrackJob: Sendable {
         let total = reader.estimatedFrameCount
         if let progress { builder.progress = { progress(JobProgress(frames: $0, estimatedTotal: total)) } }
         var pipeline = try builder.build()
-        let (summary, tracks) = try pipeline.run()
+        var (summary, tracks) = try pipeline.run()
         do {
             for output in outputs { try output.finish() }
             if let path = self.outputs.tracksSummary { try TrackSummaryWriter.write(tracks, to: path, inputs: inputs) }
@@ -203,6 +222,9 @@ public struct FaceTrackJob: Sendable {
             throw ReportFailedError(report: self.outputs.report ?? "", reason: "\(error)",
                                     kept: self.outputs.named.map(\.path).filter { $0 != self.outputs.report && $0 != "-" })
         }
+        // The whole run's time: opening the input and finishing the outputs (re-encoding a huge
+        // photo, a report's thumbnails) included, not only the frames' pipeline.
+        summary.seconds = Date().timeIntervalSince(started)
         return summary
     }
 }

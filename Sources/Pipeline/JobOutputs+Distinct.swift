@@ -1,5 +1,6 @@
 import FaceCore
 import Foundation
+import Synchronization
 
 extension JobOutputs {
     /// The outputs that are set, with the option that names each.
@@ -27,6 +28,31 @@ extension JobOutputs {
                 throw AtomicOutputError.sameOutput(second.path, first: first.option, second: second.option)
             }
         }
+    }
+
+    /// The outputs of the jobs running now, by run: what an out-of-memory exit removes.
+    private static let running = Mutex<[Int: JobOutputs]>([:])
+    private static let nextRun = Atomic<Int>(0)
+
+    /// Registers a run's outputs until `finished(run:)`.
+    func started() -> Int {
+        let run = JobOutputs.nextRun.add(1, ordering: .relaxed).newValue
+        JobOutputs.running.withLock { $0[run] = self }
+        return run
+    }
+
+    /// Ends a run's registration; a run that succeeded keeps what it renamed into place for good.
+    func finished(run: Int, succeeded: Bool) {
+        _ = JobOutputs.running.withLock { $0.removeValue(forKey: run) }
+        if succeeded {
+            for output in named where output.path != "-" { _ = AtomicOutput.forgetCommitted(AtomicOutput.followingLinks(output.path)) }
+        }
+    }
+
+    /// Removes what the jobs still running renamed into place: the tool calls it on its way out
+    /// after an allocation failure, so a run that dies leaves no output, as a failed one.
+    package static func removeWrittenByRunningJobs() {
+        for outputs in running.withLock({ Array($0.values) }) { outputs.removeWritten() }
     }
 
     /// Deletes the outputs this run already renamed into place (symlinks followed; devices, FIFOs

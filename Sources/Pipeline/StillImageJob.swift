@@ -33,6 +33,8 @@ public struct StillImageJob: Sendable {
     public var landmarks: String?
     /// Cores one detection may use (images are detected one after another); 0 means every core.
     public var threads: Int
+    /// Told, before an image's work starts, what will be slow (a huge picture): the tool prints it as a warning.
+    package var notice: (@Sendable (String) -> Void)?
 
     /// Creates a job with the defaults of `facetrack detect`.
     public init(images: [String], detection: DetectionSettings = DetectionSettings(), attributes: AttributeSelection = [],
@@ -71,6 +73,10 @@ public struct StillImageJob: Sendable {
         for path in images {
             do {
                 let image = try ImageLoader.load(path: path).image
+                if image.width * image.height >= FaceTrackJob.largePicture {
+                    notice?("\(path): a \(image.width) x \(image.height) picture (\(image.width * image.height / 1_000_000) MP): "
+                            + "detecting in full-resolution tiles takes a while")
+                }
                 var faces = try detector?.faces(in: image) ?? []
                 _ = try filter.keep(&faces, frame: 0, detector: detection.detector.name)
                 try analyzer?.analyze(&faces, in: image)

@@ -7,7 +7,7 @@ enum ApplyEditsCommand: Command {
     static let synopsis = "apply-edits T.csv EDITS.json -o T2.csv"
     static let summary = "write the tracks with a review's edits (drop, keep, mask, rename, split, join)"
 
-    static let output = Option.text("--output", short: "-o", "OUT", help: "the edited tracks file to write")
+    static let output = Option.output("--output", short: "-o", "OUT", help: "the edited tracks file to write")
     static let options = [output.spec, CommonFlags.quiet.spec, CommonFlags.help.spec]
 
     static var help: String {

@@ -10,7 +10,8 @@ enum BatchCommand: Command {
     static let name = "batch"
     static let synopsis = "batch INPUT... --out DIR"
     static let summary = "process many files or folders: concurrent, resumable, shardable"
-    static let out = Option.text("--out", "DIR", help: "output folder (created; when inside an input folder it is not scanned)")
+    static let startsWorkers = true
+    static let out = Option.output("--out", "DIR", help: "output folder (created; when inside an input folder it is not scanned)")
     static let list = Option.text(
         "--list", "FILE", help: "also process the paths listed in FILE, one per line (relative to the current folder)")
     static let outputs = Option("--outputs", "LIST",
@@ -22,7 +23,7 @@ enum BatchCommand: Command {
     static let threads = Option<Int>.number("--threads", in: 0...256,
                                             help: "worker threads per file (default: cores / jobs, at least 1)")
     static let force = Flag("--force", help: "redo inputs whose outputs are up to date")
-    static let results = Option.text(
+    static let results = Option.output(
         "--results", "FILE", help: "write a JSON Lines record per input (path, status, frames, faces, tracks, seconds, error, stats)")
     static let shard = Option.text("--shard", "I/N", help: """
         process only slice I of N of the sorted inputs (I from 0 to N-1), or
@@ -98,6 +99,10 @@ enum BatchCommand: Command {
         var collector = InputCollector()
         if let list = try arguments.value(Self.extensions) {
             collector.extensions = Set(list.split(separator: ",").map { $0.trimmingCharacters(in: CharacterSet(charactersIn: ". ")).lowercased() })
+                .subtracting([""])
+            guard !collector.extensions.isEmpty else {
+                throw UsageError("invalid value '\(list)' for --extensions: expected one or more extensions, e.g. mp4,mov")
+            }
         }
         let quiet = arguments.isSet(Self.quiet)
         let listFile = try arguments.value(Self.list)
@@ -105,12 +110,7 @@ enum BatchCommand: Command {
             throw UsageError("batch needs INPUT files or folders, or --list FILE")
         }
 
-        do {
-            try FileManager.default.createDirectory(atPath: outPath, withIntermediateDirectories: true)
-        } catch {
-            throw AtomicOutputError.unwritable(outPath, reason: "cannot create the output folder")
-        }
-        let outFolder = InputCollector.resolve(outPath)
+        var outFolder = InputCollector.resolve(outPath)
         if arguments.positionals.contains(where: { InputCollector.resolve($0) == outFolder }) {
             throw UsageError("the output folder \(outPath) is an input folder; choose another --out (a subfolder is fine)")
         }
@@ -121,6 +121,13 @@ enum BatchCommand: Command {
         guard !collection.inputs.isEmpty else {
             throw BatchError.noInputs(extensions: collector.extensions.sorted())
         }
+        // Created once there is something to write into it (a batch with no input leaves no folder).
+        do {
+            try FileManager.default.createDirectory(atPath: outPath, withIntermediateDirectories: true)
+        } catch {
+            throw AtomicOutputError.unwritable(outPath, reason: "cannot create the output folder")
+        }
+        outFolder = InputCollector.resolve(outPath)
         let layout = OutputLayout(folder: outFolder, kinds: kinds, inputs: collection.inputs)
         // Temporary files of batches killed outright (SIGKILL, a lost node) are never renamed.
         AtomicOutput.removeStalePartials(under: outFolder)

@@ -10,7 +10,8 @@ enum CheckCommand: Command {
     static let name = "check"
     static let synopsis = "check [MANIFEST] [--junit FILE]"
     static let summary = "run and score the reference clips (samples/manifest.json)"
-    static let junit = Option.text("--junit", "FILE", help: "also write a JUnit XML report (one test case per clip)")
+    static let startsWorkers = true
+    static let junit = Option.output("--junit", "FILE", help: "also write a JUnit XML report (one test case per clip)")
     static let updateGolden = Flag("--update-golden", help: "store this run's tracks CSVs as the accepted outputs")
     static let diff = Option.text("--diff", "DIR",
                                   help: "for each clip that fails: DIR/NAME.diff.mp4 (render --truth's visual diff), DIR/NAME.csv\n"

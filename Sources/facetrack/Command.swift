@@ -1,3 +1,5 @@
+import FaceCore
+
 /// One `facetrack` command, declared once: its name, its one-line summary and synopsis (the
 /// tool's usage text lists them), its options (what the command line is parsed against), its
 /// `--help` text, and what it does with the parsed arguments.
@@ -12,8 +14,15 @@ protocol Command {
     static var options: [OptionSpec] { get }
     /// `facetrack NAME --help`.
     static var help: String { get }
+    /// True for commands that decode and detect: they are refused under too small an address-space
+    /// limit, where their threads may not start and libdispatch waits for them instead of failing.
+    static var startsWorkers: Bool { get }
     /// Runs the command; returns the exit status.
     static func run(_ arguments: ParsedArguments) throws -> Int32
+}
+
+extension Command {
+    static var startsWorkers: Bool { false }
 }
 
 /// The tool: its commands, and what comes from their table (usage text, help, dispatch, the
@@ -74,6 +83,7 @@ enum Tool {
             print(command.help)
             return 0
         }
+        if command.startsWorkers, let refusal = OutOfMemory.checkAddressSpace() { throw InputRefused(description: refusal) }
         return try command.run(ParsedArguments(rest, options: command.options))
     }
 }

@@ -15,7 +15,7 @@ enum Console {
 
     /// Writes to standard error; a failed write (a closed or full stream) is dropped, never a crash.
     static func standardError(_ text: String) {
-        try? FileHandle.standardError.write(contentsOf: Data(text.utf8))
+        StandardError.write(text)
     }
 
     private static func write(_ line: String) {

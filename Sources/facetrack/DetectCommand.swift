@@ -5,6 +5,7 @@ enum DetectCommand: Command {
     static let name = "detect"
     static let synopsis = "detect IMAGE... [--csv FILE]"
     static let summary = "find faces in still images"
+    static let startsWorkers = true
     static let csv = Option.text("--csv", "FILE", help: "write the CSV to FILE instead of standard output")
     static let options = [csv.spec] + DetectorOptions.options + AttributeOptions.options
         + [OutputOptions.landmarks.spec, IdentityOptions.known.spec, CommonFlags.help.spec]
@@ -31,10 +32,11 @@ enum DetectCommand: Command {
 
     static func run(_ arguments: ParsedArguments) throws -> Int32 {
         guard !arguments.positionals.isEmpty else { throw UsageError("detect needs at least one IMAGE") }
-        let job = StillImageJob(images: arguments.positionals, detection: try DetectorOptions(arguments).settings,
+        var job = StillImageJob(images: arguments.positionals, detection: try DetectorOptions(arguments).settings,
                                 attributes: try AttributeOptions(arguments).selection,
                                 knownFolder: try arguments.value(IdentityOptions.known), csv: try arguments.value(csv) ?? "-",
                                 landmarks: try arguments.value(OutputOptions.landmarks))
+        job.notice = { Console.warn($0) }
         let summary: StillImageSummary
         do {
             summary = try job.run { _, error in Console.error(error) }

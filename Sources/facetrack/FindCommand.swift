@@ -12,8 +12,9 @@ enum FindCommand: Command {
     static let name = "find"
     static let synopsis = "find --face PHOTO VIDEO..."
     static let summary = "time ranges where the person in PHOTO appears (JSON Lines)"
+    static let startsWorkers = true
     static let face = Option.text("--face", "PHOTO", help: "a photo showing the person, one face only")
-    static let output = Option.text("--output", short: "-o", "FILE", help: "write the JSON Lines to FILE instead of standard output")
+    static let output = Option.output("--output", short: "-o", "FILE", help: "write the JSON Lines to FILE instead of standard output")
     static let matchThreshold = Option<Double>.number(
         "--match-threshold", in: 0.05...2,
         help: "largest distance from a track's embeddings to the photo that counts as the person (default 0.42)")

@@ -8,7 +8,7 @@ enum MergeResultsCommand: Command {
     static let synopsis = "merge-results FILE..."
     static let summary = "combine the --results files of batch shards into one report"
     static let json = Flag("--json", help: "print the report as JSON instead of text")
-    static let output = Option.text("--output", short: "-o", "MERGED", help: "also write the merged records as one JSON Lines file")
+    static let output = Option.output("--output", short: "-o", "MERGED", help: "also write the merged records as one JSON Lines file")
     static let options = [json.spec, output.spec, CommonFlags.help.spec]
 
     static var help: String {

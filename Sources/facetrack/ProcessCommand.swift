@@ -6,6 +6,7 @@ enum ProcessCommand: Command {
     static let name = "process"
     static let synopsis = "process INPUT [-o OUT] [--csv FILE]"
     static let summary = "overlay faces on a video and/or export face tracks as CSV"
+    static let startsWorkers = true
     static let options = OutputOptions.options + SpanOptions.options + JobOptions.options + [CommonFlags.quiet.spec, CommonFlags.stats.spec, CommonFlags.help.spec]
 
     static var help: String {
@@ -43,13 +44,15 @@ enum ProcessCommand: Command {
     static func run(_ arguments: ParsedArguments) throws -> Int32 {
         guard arguments.positionals.count == 1 else {
             throw UsageError(arguments.positionals.isEmpty ? "process needs an INPUT file"
-                                                           : "process takes one INPUT file (got \(arguments.positionals.count))")
+                                                           : "process takes one INPUT file (\(arguments.describePositionals()))")
         }
         let quiet = arguments.isSet(CommonFlags.quiet)
         var job = try JobOptions(arguments).job(input: arguments.positionals[0], outputs: try OutputOptions(arguments).outputs)
         job.span = try SpanOptions(arguments).span
-        if job.outputs.isEmpty && !quiet {
-            Console.warn("no -o or --csv given: faces are counted but nothing is written")
+        job.notice = { Console.warn($0) }
+        // Said even with --quiet: a whole run that writes nothing is worth one line.
+        if job.outputs.isEmpty {
+            Console.warn("no -o, --csv, --json, --mot, --tracks-summary, --landmarks or --report given: faces are counted but nothing is written")
         }
 
         let stop = StopSignal()

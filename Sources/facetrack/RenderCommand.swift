@@ -8,10 +8,11 @@ enum RenderCommand: Command {
     static let name = "render"
     static let synopsis = "render INPUT --tracks T.csv -o OUT"
     static let summary = "draw a tracks file (edited, or against a truth) on the video, no detection"
+    static let startsWorkers = true
 
     static let tracks = Option.text("--tracks", "FILE",
                                     help: "the tracks to draw: process --csv's columns (by name, any order) or MOTChallenge text")
-    static let output = Option.text("--output", short: "-o", "OUT", help: "the video to write (.mp4, .mkv, .mov, .webm...)")
+    static let output = Option.output("--output", short: "-o", "OUT", help: "the video to write (.mp4, .mkv, .mov, .webm...)")
     static let edits = Option.text("--edits", "FILE", help: "a review's edits (JSON, docs/edits.md), applied to the tracks first")
     static let truth = Option.text("--truth", "FILE",
                                    help: "draw a visual diff against this truth CSV: matched green, missed red, false yellow,\n"

@@ -39,7 +39,7 @@ enum ReportCommand: Command {
     static func run(_ arguments: ParsedArguments) throws -> Int32 {
         guard arguments.positionals.count == 1 else {
             throw UsageError(arguments.positionals.isEmpty ? "report needs a TRACKS.csv or RESULTS.jsonl file"
-                                                           : "report takes one input file (got \(arguments.positionals.count))")
+                                                           : "report takes one input file (\(arguments.describePositionals()))")
         }
         let input = arguments.positionals[0]
         let group = try ReportOptions(arguments)

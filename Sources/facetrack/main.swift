@@ -1,3 +1,4 @@
+import Detection
 import FaceCore
 import FaceTrack
 import Foundation
@@ -5,6 +6,20 @@ import Foundation
 /// The `facetrack` command: runs a command of `Tool.commands` and maps errors to exit statuses
 /// (0 success, 1 failure, 2 usage error, 130 interrupted, 143 terminated).
 FFmpegLog.configureFromEnvironment()
+StandardError.reserveForFaceTrack()
+if let refusal = OpenFileLimit.check() {
+    Console.standardError("facetrack: error: \(refusal)\n")
+    exit(2)
+}
+StandardError.startEventLoop()
+// Memory that cannot be had: one line, no temporary file left, exit 1 (not a trap and a backtrace).
+OutOfMemory.install { message in
+    Console.standardError("facetrack: error: \(message)\n")
+    AtomicOutput.discardAll()
+    JobOutputs.removeWrittenByRunningJobs()
+    _exit(1)
+}
+OutOfMemory.coverNetworks()
 let arguments = Array(CommandLine.arguments.dropFirst())
 let status: Int32
 do {

@@ -19,6 +19,27 @@ final class OutputTests: XCTestCase {
         XCTAssertEqual(OutputLayout(folder: "/out", kinds: [.csv], inputs: inputs).paths(for: inputs[3]), ["/out/b/talk.csv"])
     }
 
+    /// Every output of every kind is one input's (issue 27, item 6): clip.mov beside clip.mov.mp4,
+    /// a.mp4 beside a.landmarks.mp4 (whose CSV would be a.mp4's landmarks), and a large folder.
+    func testEveryOutputNameBelongsToOneInput() {
+        let names = ["clip.mov", "clip.mp4", "clip.mov.mp4", "a.mp4", "a.landmarks.mp4", "b.report.mkv", "b.mp4", "c.mot.mp4", "c.avi"]
+        var inputs = names.map { BatchInput(path: "/in/" + $0, relativePath: $0) }
+        inputs += (0..<5000).map { BatchInput(path: "/in/many/\($0).mp4", relativePath: "many/\($0).mp4") }
+        let started = Date()
+        let layout = OutputLayout(folder: "/out", kinds: OutputKind.allCases, inputs: inputs)
+        XCTAssertLessThan(Date().timeIntervalSince(started), 5, "linear in the inputs")
+        var owner: [String: String] = [:]
+        for input in inputs {
+            for path in layout.paths(for: input) {
+                XCTAssertNil(owner[path], "\(path) is \(owner[path] ?? "")'s and \(input.relativePath)'s")
+                owner[path] = input.relativePath
+            }
+        }
+        XCTAssertEqual(layout.path(.csv, for: inputs[0]), "/out/clip.mov.csv")
+        XCTAssertEqual(layout.path(.csv, for: inputs[2]), "/out/clip.mov.mp4.csv")
+        XCTAssertEqual(layout.path(.csv, for: inputs[9]), "/out/many/0.csv", "names without a clash are unchanged")
+    }
+
     func testOutputsAreUpToDateOnlyWhenAllExistAndAreNotOlder() throws {
         let folder = try TemporaryFolder()
         let input = BatchInput(path: folder.file("clip.mp4"), relativePath: "clip.mp4")

@@ -46,6 +46,26 @@ final class BlazeFaceDetectorTests: XCTestCase {
         }
     }
 
+    /// Several pictures at once: each gets exactly the faces it gets alone, in order, also when
+    /// those of one input size run as one batch (through the graph's reshapes and concatenations).
+    func testBatchOfPicturesFindsWhatEachFindsAlone() throws {
+        let image = try DetectionTestSupport.loadPPM(try DetectionTestSupport.fixtureURL("grace_hopper.ppm"))
+        let pictures = DetectionTestSupport.batchPictures(image)
+        for variant in ["short", "full"] {
+            let alone = try detector(variant)
+            let expected = try pictures.map { try alone.detect(in: $0) }
+            XCTAssertFalse(expected[3].isEmpty, "\(variant): the whole picture finds the face")
+            XCTAssertEqual(try detector(variant).detect(in: pictures), expected, variant)
+            let batching = try detector(variant)
+            batching.alwaysBatches = true
+            XCTAssertEqual(try batching.detect(in: pictures), expected, "\(variant), batched")
+            let square = try squareDetector(variant)
+            square.alwaysBatches = true
+            XCTAssertEqual(try square.detect(in: pictures),
+                           try pictures.map { try squareDetector(variant).detect(in: $0) }, "\(variant), square input")
+        }
+    }
+
     func testInputFittedToTheFrameFindsTheSameFaces() throws {
         // The portrait (218x256) in a 16:9 frame: the fitted input is 192 x 128 (or 128 x 96)
         // instead of the square; the picture the network sees is the same, only the bars shrink.

@@ -88,6 +88,7 @@ final class CascadeLoaderTests: XCTestCase {
     func testTruncatedPGMIsAnError() throws {
         let path = FileManager.default.temporaryDirectory.appendingPathComponent("haar-truncated.pgm").path
         try Data("P5\n10 10\n255\n".utf8 + [UInt8](repeating: 7, count: 30)).write(to: URL(fileURLWithPath: path))
+        defer { try? FileManager.default.removeItem(atPath: path) }
         XCTAssertThrowsError(try PortableAnymap.readGray(path: path)) { error in
             XCTAssertTrue("\(error)".contains("truncated"))
         }

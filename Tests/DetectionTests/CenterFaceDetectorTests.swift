@@ -1,6 +1,7 @@
 import Foundation
 import XCTest
 import FaceCore
+import NeuralRuntime
 @testable import Detection
 
 /// CenterFace end to end on the real model, at small input sizes (debug builds run it slowly).
@@ -57,6 +58,29 @@ final class CenterFaceDetectorTests: XCTestCase {
         for run in 0..<10 {
             XCTAssertEqual(try threaded.detect(in: image), expected, "run \(run)")
         }
+    }
+
+    /// Several pictures at once (crops of one frame): those of one network size run as one batch,
+    /// and each gets exactly the faces it gets alone, in order, on one thread and on two.
+    func testBatchOfPicturesFindsWhatEachFindsAlone() throws {
+        let pictures = DetectionTestSupport.batchPictures(try hopper())
+        let alone = try detector(inputSize: 256)
+        let expected = try pictures.map { try alone.detect(in: $0) }
+        XCTAssertFalse(expected[0].isEmpty, "the crop on the face finds it")
+        XCTAssertFalse(expected[3].isEmpty, "the whole picture finds the face")
+        for threads in [1, 2] {
+            let batched = try detector(inputSize: 256, threads: threads)
+            XCTAssertEqual(try batched.detect(in: pictures), expected, "\(threads) threads")
+            XCTAssertEqual(try batched.detect(in: Array(pictures.reversed())), expected.reversed(), "reversed")
+            batched.alwaysBatches = true
+            XCTAssertEqual(try batched.detect(in: pictures + pictures), expected + expected, "\(threads) threads, all batched")
+        }
+        // The 96 x 96 crops batch on their own (weights outweigh their activations); whole frames do not.
+        let network = try ResizableNetwork(graph: try ONNXReader.graph(contentsOf: try DetectionTestSupport.models()
+            .path(for: CenterFaceDetector.modelFileName)))
+        XCTAssertTrue(BatchPlan.pays(for: try network.network(height: 96, width: 96)))
+        XCTAssertFalse(BatchPlan.pays(for: try network.network(height: 384, width: 640)))
+        XCTAssertEqual(try alone.detect(in: [BGRAImage]()), [])
     }
 
     func testNetworkSizeKeepsAspectAndRoundsToMultiplesOf32() throws {

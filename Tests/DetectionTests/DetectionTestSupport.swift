@@ -39,6 +39,28 @@ enum DetectionTestSupport {
         return url
     }
 
+    /// A copy of `width` x `height` pixels of `image` from (`x`, `y`), clipped to the image.
+    static func crop(_ image: BGRAImage, x: Int, y: Int, width: Int, height: Int) -> BGRAImage {
+        let crop = BGRAImage(width: width, height: height)
+        for row in 0..<height {
+            let sourceY = min(max(y + row, 0), image.height - 1)
+            for column in 0..<width {
+                let sourceX = min(max(x + column, 0), image.width - 1)
+                for channel in 0..<4 { crop.row(row)[column * 4 + channel] = image.row(sourceY)[sourceX * 4 + channel] }
+            }
+        }
+        crop.contentsDidChange()
+        return crop
+    }
+
+    /// Pictures of a few sizes cut from `image` (218 x 256): three 96 x 96 crops (one on the face),
+    /// two 128 x 96, the whole image and one too small to hold a face, for the batch tests.
+    static func batchPictures(_ image: BGRAImage) -> [BGRAImage] {
+        [crop(image, x: 60, y: 40, width: 96, height: 96), crop(image, x: 0, y: 0, width: 96, height: 96),
+         crop(image, x: 40, y: 20, width: 128, height: 96), image, crop(image, x: 100, y: 150, width: 96, height: 96),
+         crop(image, x: 10, y: 60, width: 20, height: 20), crop(image, x: 30, y: 50, width: 128, height: 96)]
+    }
+
     /// Decodes a binary (P6, 8-bit) PPM into an opaque BGRA image.
     static func loadPPM(_ url: URL) throws -> BGRAImage {
         let bytes = [UInt8](try Data(contentsOf: url))

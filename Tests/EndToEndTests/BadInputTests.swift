@@ -39,7 +39,7 @@ final class BadInputTests: XCTestCase {
 
     func testZeroByteFile() throws {
         let empty = folder.file("empty.mp4")
-        FileManager.default.createFile(atPath: empty, contents: Data())
+        try Data().write(to: URL(fileURLWithPath: empty))
         try assertRejected(input: empty, mentions: "empty.mp4: file is empty")
     }
 

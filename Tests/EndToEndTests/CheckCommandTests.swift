@@ -113,7 +113,7 @@ final class CheckCommandTests: XCTestCase {
             .write(toFile: folder.file("p.csv"), atomically: false, encoding: .utf8)
         let bad = try Tools.run(Tools.facetrack, ["eval", "--truth", truth, "--pred", folder.file("p.csv")])
         XCTAssertEqual(bad.status, 1)
-        XCTAssertTrue(bad.stderr.contains("p.csv:3:5: width '-10' is out of range"), bad.stderr)
+        XCTAssertTrue(bad.stderr.contains("p.csv:3:5: width '-10' is out of range (0 to 1e6 pixels)"), bad.stderr)
         let usage = try Tools.run(Tools.facetrack, ["eval", "--truth", truth])
         XCTAssertEqual(usage.status, 2)
         XCTAssertTrue(usage.stderr.contains("eval needs --pred FILE"), usage.stderr)

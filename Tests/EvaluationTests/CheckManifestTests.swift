@@ -9,7 +9,7 @@ final class CheckManifestTests: XCTestCase {
     override func setUpWithError() throws {
         folder = FileManager.default.temporaryDirectory.appendingPathComponent("manifest-tests-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
-        for name in ["a.mp4", "a.truth.csv"] { _ = FileManager.default.createFile(atPath: folder.appendingPathComponent(name).path, contents: Data()) }
+        for name in ["a.mp4", "a.truth.csv"] { try Data().write(to: URL(fileURLWithPath: folder.appendingPathComponent(name).path)) }
     }
 
     override func tearDownWithError() throws { try? FileManager.default.removeItem(at: folder) }

@@ -39,7 +39,7 @@ final class KnownPeopleTests: XCTestCase {
             let path = (folder as NSString).appendingPathComponent(file)
             try FileManager.default.createDirectory(atPath: (path as NSString).deletingLastPathComponent,
                                                     withIntermediateDirectories: true)
-            FileManager.default.createFile(atPath: path, contents: Data())
+            try Data().write(to: URL(fileURLWithPath: path))
         }
         let found = try KnownPeople.photoFiles(in: folder)
         XCTAssertEqual(found.map(\.name), ["Eileen", "Grace Hopper", "Zed"])
@@ -71,7 +71,7 @@ final class KnownPeopleTests: XCTestCase {
             XCTAssertEqual(error as? KnownPeopleError, .noFace(path: photo))
         }
         let broken = (folder as NSString).appendingPathComponent("broken.png")
-        FileManager.default.createFile(atPath: broken, contents: Data("not a picture".utf8))
+        try Data("not a picture".utf8).write(to: URL(fileURLWithPath: broken))
         XCTAssertThrowsError(try load()) { error in
             XCTAssertTrue("\(error)".hasPrefix("\(broken): cannot read the photo"), "\(error)")
         }

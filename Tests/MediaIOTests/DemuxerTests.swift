@@ -21,7 +21,7 @@ final class DemuxerTests: XCTestCase {
         let text = folder.file("notes.mp4")
         try "not a video".write(toFile: text, atomically: false, encoding: .utf8)
         let empty = folder.file("empty.mp4")
-        FileManager.default.createFile(atPath: empty, contents: Data())
+        try Data().write(to: URL(fileURLWithPath: empty))
         let audio = folder.file("tone.m4a")
         try Tools.ffmpeg(["-f", "lavfi", "-i", "sine", "-t", "0.5", audio])
 

@@ -78,6 +78,32 @@ final class CenterFaceModelTests: XCTestCase {
         }
     }
 
+    /// A network planned for a batch gives each image bit for bit what a one-image network gives
+    /// it, on every kernel path (tiles of pixels cross from one image into the next).
+    func testBatchOfImagesMatchesEachImageAloneExactly() throws {
+        let graph = try ONNXReader.graph(contentsOf: try TestSupport.modelPath("centerface.onnx"))
+        for path in KernelPath.supported {
+            let model = try ResizableNetwork(graph: graph, kernelPath: path)
+            let batch = try model.network(batch: 3, height: 64, width: 96)
+            XCTAssertEqual(batch.batch, 3)
+            XCTAssertEqual(batch.outputShapes, [1, 2, 2, 10].map { [3, 16, 24, $0] })
+            let images = ["noise", "ramp", "noise"].enumerated().map { index, name in
+                pattern(name, height: 64, width: 96).map { $0 + Float(index) }
+            }
+            for (slot, image) in images.enumerated() { _ = batch.input(0, image: slot).update(from: image) }
+            batch.run(threads: 2)
+            let single = try model.network(height: 64, width: 96)
+            for (slot, image) in images.enumerated() {
+                _ = single.input(0).update(from: image)
+                single.run()
+                for index in 0..<4 {
+                    XCTAssertTrue(Array(batch.output(index, image: slot)) == Array(single.output(index)),
+                                  "\(path) image \(slot) output \(index)")
+                }
+            }
+        }
+    }
+
     func testCachesOneNetworkPerSize() throws {
         let graph = try ONNXReader.graph(contentsOf: try TestSupport.modelPath("centerface.onnx"))
         let model = try ResizableNetwork(graph: graph, capacity: 2)

@@ -45,6 +45,8 @@ final class RowStripTests: XCTestCase {
             let whole = try NeuralNetwork(graph: graph, kernelPath: path, rowStrips: false)
             XCTAssertEqual(strips.chains.map(\.steps), [0..<3, 3..<6], "both blocks, the ADD fused (\(path))")
             XCTAssertEqual(whole.chains, [])
+            // The first expansion is a graph output and stays whole; the other inner tensors are rings.
+            XCTAssertEqual(strips.ringedTensorCount, 3, "\(path)")
             for network in [strips, whole] {
                 _ = network.input(0).update(from: input)
                 network.run()
@@ -69,12 +71,29 @@ final class RowStripTests: XCTestCase {
         XCTAssertEqual((0...5).map { padded.inputRowsRead(forOutputRows: $0) }, [0, 2, 3, 4, 5, 5])
     }
 
+    /// Rings hold the rows between the next step's first unread input row and the last row
+    /// written: 3 for a 3x3 depthwise reading an expansion (stride 2 too: its next output row
+    /// needs two new rows and the one it shares with the last), 1 for a 1x1 projection reading
+    /// the depthwise output; none for the block's output.
+    func testRingRowsFollowTheStripOrder() {
+        let expansion = RowDependency(inputRows: 40, outputRows: 40, stride: 1, padTop: 0, reach: 0)
+        let same = RowDependency(inputRows: 40, outputRows: 40, stride: 1, padTop: 1, reach: 2)
+        let halving = RowDependency(inputRows: 40, outputRows: 20, stride: 2, padTop: 0, reach: 2)
+        let projection = RowDependency(inputRows: 40, outputRows: 40, stride: 1, padTop: 0, reach: 0)
+        let projectionHalf = RowDependency(inputRows: 20, outputRows: 20, stride: 1, padTop: 0, reach: 0)
+        XCTAssertEqual(RowStripPlanner.ringRows([expansion, same, projection]), [3, 1, 0])
+        XCTAssertEqual(RowStripPlanner.ringRows([expansion, halving, projectionHalf]), [3, 1, 0])
+        XCTAssertEqual(RowStripPlanner.ringRows([expansion, halving]), [3, 0])
+    }
+
     /// CenterFace at 192 x 320 has three blocks large enough for strips; its four outputs match.
     func testCenterFaceInStripsMatchesStepsRunWhole() throws {
         var graph = try ONNXReader.graph(contentsOf: try TestSupport.modelPath("centerface.onnx"))
         graph.tensors[graph.inputs[0]].shape = [1, 192, 320, 3]
         let strips = try NeuralNetwork(graph: graph), whole = try NeuralNetwork(graph: graph, rowStrips: false)
         XCTAssertFalse(strips.chains.isEmpty)
+        // Every block's expansion, and the depthwise output of blocks whose projection is in the chain.
+        XCTAssertGreaterThanOrEqual(strips.ringedTensorCount, strips.chains.count)
         let input = TestSupport.pattern("noise", height: 192, width: 320, channels: 3)
         for network in [strips, whole] {
             _ = network.input(0).update(from: input)

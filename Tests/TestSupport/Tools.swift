@@ -1,4 +1,6 @@
 import Foundation
+import Synchronization
+import XCTest
 
 /// Runs external programs (ffmpeg, ffprobe, the built facetrack) for tests.
 public enum Tools {
@@ -90,7 +92,9 @@ public struct ToolError: Error, CustomStringConvertible {
     public var description: String { message }
 }
 
-/// A fresh folder under the system's temporary folder, deleted with the object.
+/// A fresh folder under the system's temporary folder, deleted with the object or, at the latest,
+/// when the test that made it ends (XCTest keeps every test case object, and so a folder held as a
+/// property, until the whole run is over).
 public final class TemporaryFolder {
     /// The folder's path.
     public let path: String
@@ -99,6 +103,7 @@ public final class TemporaryFolder {
     public init() throws {
         path = NSTemporaryDirectory() + "facetrack-test-" + UUID().uuidString
         try FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true)
+        TemporaryFolderSweeper.shared.track(path)
     }
 
     deinit { try? FileManager.default.removeItem(atPath: path) }
@@ -134,4 +139,26 @@ public enum Clips {
         data.insert(contentsOf: segment, at: 2)
         try data.write(to: URL(fileURLWithPath: path))
     }
+}
+
+/// Removes the temporary folders of a test when it ends (and any left when the run ends).
+final class TemporaryFolderSweeper: NSObject, XCTestObservation, Sendable {
+    static let shared: TemporaryFolderSweeper = {
+        let sweeper = TemporaryFolderSweeper()
+        XCTestObservationCenter.shared.addTestObserver(sweeper)
+        return sweeper
+    }()
+
+    private let paths = Mutex<[String]>([])
+
+    func track(_ path: String) { paths.withLock { $0.append(path) } }
+
+    private func sweep() {
+        for path in paths.withLock({ paths in defer { paths.removeAll() }; return paths }) {
+            try? FileManager.default.removeItem(atPath: path)
+        }
+    }
+
+    func testCaseDidFinish(_ testCase: XCTestCase) { sweep() }
+    func testBundleDidFinish(_ testBundle: Bundle) { sweep() }
 }

@@ -52,6 +52,7 @@ package final class BlazeFaceDetector: FaceDetector {
             network = try ResizableNetwork(graph: try TFLiteReader.graph(contentsOf: modelPath), capacity: 12)
             square = try network.network(height: size, width: size)
         } catch let error as NeuralRuntimeError {
+            if case .outOfMemory = error { throw error }
             throw error.unreadableReason.map { ModelError.unreadable(path: modelPath, reason: $0) }
                 ?? ModelError.damaged(path: modelPath, reason: error.description)
         }
@@ -78,6 +79,60 @@ package final class BlazeFaceDetector: FaceDetector {
             .filter { $0.bounds.width >= minFaceSize && $0.bounds.height >= minFaceSize }
     }
 
+    /// Images of one input size run together in batches of at most this many.
+    package static let maximumBatch = 8
+
+    /// Runs every group of two or more pictures as a batch, whatever `BatchPlan.pays` says (tests).
+    package var alwaysBatches = false
+
+    /// The faces in each of `images`, bit for bit what `detect(in:)` gives for each alone; images
+    /// of one input size run as one batch where that pays (`BatchPlan.pays`; BlazeFace's weights
+    /// are small, so on its own it runs them one at a time).
+    package func detect(in images: [BGRAImage]) throws -> [[FaceObservation]] {
+        var results = [[FaceObservation]](repeating: [], count: images.count)
+        let boxes = images.map { $0.isEmpty ? nil : letterbox(for: $0) }
+        for (size, members) in BatchPlan.groups(images.indices.filter { boxes[$0] != nil },
+                                                key: { BatchPlan.Size(width: boxes[$0]!.inputWidth, height: boxes[$0]!.inputHeight) },
+                                                maximum: Self.maximumBatch) {
+            let found: [[BlazeFaceDecoder.Detection]]
+            let single = try plannedNetwork(batch: 1, width: size.width, height: size.height)
+            if members.count == 1 || !(alwaysBatches || BatchPlan.pays(for: single)) {
+                found = try members.map { try detections(in: images[$0], letterbox: boxes[$0]!) }
+            } else {
+                let network = try plannedNetwork(batch: members.count, width: size.width, height: size.height)
+                for (slot, member) in members.enumerated() {
+                    sampler.fill(network.input(0, image: slot), from: images[member], letterbox: boxes[member]!)
+                }
+                network.run()
+                let decoder = decoder(width: size.width, height: size.height)
+                found = members.indices.map { slot in
+                    decoder.decode(regressors: network.output(regressorOutput, image: slot),
+                                   scores: network.output(scoreOutput, image: slot))
+                }
+            }
+            for (member, detections) in zip(members, found) {
+                results[member] = detections.compactMap { observation(from: $0, letterbox: boxes[member]!) }
+                    .filter { $0.bounds.width >= minFaceSize && $0.bounds.height >= minFaceSize }
+            }
+        }
+        return results
+    }
+
+    private func plannedNetwork(batch: Int, width: Int, height: Int) throws -> NeuralNetwork {
+        try network.network(batch: batch, width: width, height: height) {
+            BlazeFaceError.inputSize(width: width, height: height, reason: $0)
+        }
+    }
+
+    /// The decoder (its anchors) for an input size, made on first use.
+    private func decoder(width: Int, height: Int) -> BlazeFaceDecoder {
+        let size = InputSize(width: width, height: height)
+        if let known = decoders[size] { return known }
+        let made = BlazeFaceDecoder(variant: variant, threshold: threshold, inputWidth: width, inputHeight: height)
+        decoders[size] = made
+        return made
+    }
+
     /// Where `image` sits in the network input (`fitsInputToFrame`).
     package func letterbox(for image: BGRAImage) -> Letterbox {
         let long = variant.inputSize
@@ -90,20 +145,8 @@ package final class BlazeFaceDetector: FaceDetector {
     /// The decoded detections in normalised network-input coordinates (before undoing the letterbox).
     package func detections(in image: BGRAImage, letterbox: Letterbox) throws -> [BlazeFaceDecoder.Detection] {
         guard !image.isEmpty else { return [] }
-        let network: NeuralNetwork
-        do {
-            network = try self.network.network(height: letterbox.inputHeight, width: letterbox.inputWidth)
-        } catch let error as NeuralRuntimeError {
-            throw BlazeFaceError.inputSize(width: letterbox.inputWidth, height: letterbox.inputHeight, reason: error.description)
-        }
-        let size = InputSize(width: letterbox.inputWidth, height: letterbox.inputHeight)
-        let decoder: BlazeFaceDecoder
-        if let known = decoders[size] {
-            decoder = known
-        } else {
-            decoder = BlazeFaceDecoder(variant: variant, threshold: threshold, inputWidth: size.width, inputHeight: size.height)
-            decoders[size] = decoder
-        }
+        let network = try plannedNetwork(batch: 1, width: letterbox.inputWidth, height: letterbox.inputHeight)
+        let decoder = decoder(width: letterbox.inputWidth, height: letterbox.inputHeight)
         sampler.fill(network.input(0), from: image, letterbox: letterbox)
         network.run()
         return decoder.decode(regressors: network.output(regressorOutput), scores: network.output(scoreOutput))

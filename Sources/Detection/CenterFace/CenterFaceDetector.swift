@@ -59,6 +59,7 @@ package final class CenterFaceDetector: FaceDetector {
                     + "\(probe.inputShapes), outputs \(probe.outputShapes)")
             }
         } catch let error as NeuralRuntimeError {
+            if case .outOfMemory = error { throw error }
             throw error.unreadableReason.map { ModelError.unreadable(path: modelPath, reason: $0) }
                 ?? ModelError.damaged(path: modelPath, reason: error.description)
         }
@@ -87,16 +88,68 @@ package final class CenterFaceDetector: FaceDetector {
             .filter { $0.bounds.width >= minFaceSize && $0.bounds.height >= minFaceSize }
     }
 
+    /// Images of one network size run together in batches of at most this many (crops of one
+    /// frame: a few; more would only hold more arena).
+    package static let maximumBatch = 8
+
+    /// The faces in each of `images`, bit for bit what `detect(in:)` gives for each alone; images
+    /// of one network size run as one batch (`detections(in:)` of an array).
+    package func detect(in images: [BGRAImage]) throws -> [[FaceObservation]] {
+        let found = try detections(in: images)
+        return zip(images, found).map { image, detections in
+            guard min(image.width, image.height) >= 32 else { return [] }
+            let size = networkSize(width: image.width, height: image.height)
+            let scaleX = Double(size.width) / Double(image.width), scaleY = Double(size.height) / Double(image.height)
+            return detections.compactMap { observation(from: $0, scaleX: scaleX, scaleY: scaleY) }
+                .filter { $0.bounds.width >= minFaceSize && $0.bounds.height >= minFaceSize }
+        }
+    }
+
+    /// Runs every group of two or more pictures as a batch, whatever `BatchPlan.pays` says (tests).
+    package var alwaysBatches = false
+
+    /// The decoded detections of each of `images`: those of one network size in batches of at
+    /// most `maximumBatch`, one network run per batch, where batches pay (`BatchPlan.pays`: crops,
+    /// not whole frames, whose large blocks run in row strips one at a time).
+    package func detections(in images: [BGRAImage]) throws -> [[CenterFaceDecoder.Detection]] {
+        var results = [[CenterFaceDecoder.Detection]](repeating: [], count: images.count)
+        for (size, members) in BatchPlan.groups(images.indices.filter { !images[$0].isEmpty },
+                                                key: { index -> BatchPlan.Size in
+                                                    let size = networkSize(width: images[index].width, height: images[index].height)
+                                                    return BatchPlan.Size(width: size.width, height: size.height)
+                                                },
+                                                maximum: Self.maximumBatch) {
+            let single = try plannedNetwork(batch: 1, width: size.width, height: size.height)
+            guard members.count > 1, alwaysBatches || BatchPlan.pays(for: single) else {
+                for member in members { results[member] = try detections(in: images[member]) }
+                continue
+            }
+            let network = try plannedNetwork(batch: members.count, width: size.width, height: size.height)
+            for (slot, member) in members.enumerated() {
+                sampler.fill(network.input(0, image: slot), width: size.width, height: size.height, from: images[member])
+            }
+            network.run(threads: threads)
+            for (slot, member) in members.enumerated() {
+                results[member] = decoder.decode(heatmap: network.output(0, image: slot), scale: network.output(1, image: slot),
+                                                 offset: network.output(2, image: slot),
+                                                 landmarks: network.output(3, image: slot), rows: size.height / 4,
+                                                 columns: size.width / 4, inputWidth: size.width, inputHeight: size.height)
+            }
+        }
+        return results
+    }
+
+    private func plannedNetwork(batch: Int, width: Int, height: Int) throws -> NeuralNetwork {
+        try model.network(batch: batch, width: width, height: height) {
+            CenterFaceError.cannotPlan(width: width, height: height, reason: $0)
+        }
+    }
+
     /// The decoded detections in network-input pixels (before undoing the resize).
     package func detections(in image: BGRAImage) throws -> [CenterFaceDecoder.Detection] {
         guard !image.isEmpty else { return [] }
         let size = networkSize(width: image.width, height: image.height)
-        let network: NeuralNetwork
-        do {
-            network = try model.network(height: size.height, width: size.width)
-        } catch let error as NeuralRuntimeError {
-            throw CenterFaceError.cannotPlan(width: size.width, height: size.height, reason: error.description)
-        }
+        let network = try plannedNetwork(batch: 1, width: size.width, height: size.height)
         sampler.fill(network.input(0), width: size.width, height: size.height, from: image)
         network.run(threads: threads)
         return decoder.decode(heatmap: network.output(0), scale: network.output(1), offset: network.output(2),

@@ -34,6 +34,10 @@ typedef struct {
     int stride_h, stride_w, dilation_h, dilation_w;
     int pad_top, pad_left;
     float lower, upper;
+    /// Rows the input / output tensor keeps (0: every row): a ring of rows, row r stored at r % ring,
+    /// for the blocks `RowStripChain` runs one row at a time (batch 1). A convolution with an output
+    /// ring is called for whole output rows.
+    int in_ring, out_ring;
 } nk_conv;
 
 /// Floats `nk_conv_pack` writes for `isa`.

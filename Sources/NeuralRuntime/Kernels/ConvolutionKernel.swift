@@ -6,12 +6,12 @@ import NeuralKernels
 /// tile of output pixels reading its taps through pointers (padding reads a zero row), so neither
 /// 1x1 nor KxK convolutions copy their input.
 struct ConvolutionKernel {
-    let input: UnsafePointer<Float>
-    let output: UnsafeMutablePointer<Float>
+    private(set) var input: UnsafePointer<Float>
+    private(set) var output: UnsafeMutablePointer<Float>
     let packed: UnsafePointer<Float>
     /// Zeros standing in for taps (or kernel rows) in the padding.
     let zero: UnsafePointer<Float>
-    let shape: nk_conv
+    private(set) var shape: nk_conv
     /// Added to the result before the activation (a residual ADD fused by `GraphOptimizer`), or nil.
     let residual: UnsafePointer<Float>?
     /// Per-channel PReLU slopes applied after the activation (a fused PRELU), or nil.
@@ -56,6 +56,22 @@ struct ConvolutionKernel {
             }
         }
         zero = UnsafePointer(storage.allocate(filterShape[2] * inputShape[3] + 64))
+    }
+
+    /// This convolution reading its input from a ring of `rows` rows at `input` (batch 1).
+    func readingRing(_ input: UnsafePointer<Float>, rows: Int) -> ConvolutionKernel {
+        var copy = self
+        copy.input = input
+        copy.shape.in_ring = Int32(rows)
+        return copy
+    }
+
+    /// This convolution writing its output to a ring of `rows` rows at `output` (batch 1).
+    func writingRing(_ output: UnsafeMutablePointer<Float>, rows: Int) -> ConvolutionKernel {
+        var copy = self
+        copy.output = output
+        copy.shape.out_ring = Int32(rows)
+        return copy
     }
 
     func run() { run(part: 0, of: 1) }

@@ -4,8 +4,8 @@ import NeuralKernels
 /// (per output row and channel vector, the 3x3 weights held in registers); other multipliers run
 /// the general loop below on weights packed as [KH*KW][paddedC].
 struct DepthwiseConvolutionKernel {
-    let input: UnsafePointer<Float>
-    let output: UnsafeMutablePointer<Float>
+    private(set) var input: UnsafePointer<Float>
+    private(set) var output: UnsafeMutablePointer<Float>
     /// [KH*KW][paddedOut], zero-padded.
     let weights: UnsafePointer<Float>
     let bias: UnsafePointer<Float>
@@ -17,7 +17,7 @@ struct DepthwiseConvolutionKernel {
     /// Zeros standing in for input rows above or below the image.
     let zeroRow: UnsafePointer<Float>
     /// The C kernel's shape and packed bias + weights (multiplier 1), else nil.
-    let packedC: (shape: nk_depthwise, weights: UnsafePointer<Float>)?
+    private(set) var packedC: (shape: nk_depthwise, weights: UnsafePointer<Float>)?
     let path: KernelPath
 
     /// Packs `filter` ([1][KH][KW][C*multiplier]) and `biasValues` into `storage`.
@@ -64,6 +64,26 @@ struct DepthwiseConvolutionKernel {
         } else {
             packedC = nil
         }
+    }
+
+    /// This convolution reading its input from a ring of `rows` rows at `input` (batch 1; the C
+    /// kernel only, nil for other multipliers).
+    func readingRing(_ input: UnsafePointer<Float>, rows: Int) -> DepthwiseConvolutionKernel? {
+        guard packedC != nil else { return nil }
+        var copy = self
+        copy.input = input
+        copy.packedC?.shape.in_ring = Int32(rows)
+        return copy
+    }
+
+    /// This convolution writing its output to a ring of `rows` rows at `output` (batch 1; the C
+    /// kernel only).
+    func writingRing(_ output: UnsafeMutablePointer<Float>, rows: Int) -> DepthwiseConvolutionKernel? {
+        guard packedC != nil else { return nil }
+        var copy = self
+        copy.output = output
+        copy.packedC?.shape.out_ring = Int32(rows)
+        return copy
     }
 
     func run() { run(part: 0, of: 1) }

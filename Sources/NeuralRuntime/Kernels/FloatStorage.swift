@@ -1,3 +1,4 @@
+import Synchronization
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Darwin)
@@ -15,13 +16,31 @@ final class FloatStorage {
     /// A zeroed buffer of `count` floats (at least one), 64-byte aligned. From `calloc`: a large
     /// buffer comes as fresh zero pages that are only touched when used (a network planned for
     /// another input size no longer faults in and clears its whole arena up front).
+    /// Allocation failure ends the program through `FloatStorage.outOfMemory` (the tool prints one
+    /// line and removes its temporary files); `allocateOrThrow` throws instead.
     func allocate(_ count: Int) -> UnsafeMutablePointer<Float> {
+        do {
+            return try allocateOrThrow(count)
+        } catch {
+            FloatStorage.outOfMemory.withLock { $0 }?(error.description) ?? fatalError(error.description)
+        }
+    }
+
+    /// As `allocate`, throwing `NeuralRuntimeError.outOfMemory` when the memory cannot be had.
+    func allocateOrThrow(_ count: Int) throws(NeuralRuntimeError) -> UnsafeMutablePointer<Float> {
         let capacity = max(count, 1) + 16
-        guard let raw = calloc(capacity * 4 + 64, 1) else { fatalError("out of memory allocating \(capacity) floats") }
+        let (floats, overflow) = capacity.multipliedReportingOverflow(by: 4)
+        guard !overflow, floats < Int.max - 64, let raw = calloc(floats + 64, 1) else {
+            throw NeuralRuntimeError.outOfMemory(bytes: overflow ? Int.max : floats + 64)
+        }
         blocks.append(raw)
         let aligned = (Int(bitPattern: raw) + 63) & ~63
         return UnsafeMutablePointer<Float>(bitPattern: aligned)!
     }
+
+    /// What a failed `allocate` calls with its one-line message (the tool installs its own: print,
+    /// remove temporary files, exit 1); nil traps.
+    package static let outOfMemory = Mutex<(@Sendable (String) -> Never)?>(nil)
 
     /// A buffer holding a copy of `values`.
     func copy(_ values: [Float]) -> UnsafeMutablePointer<Float> {

@@ -5,6 +5,8 @@
 package final class PackedWeights {
     private let storage = FloatStorage()
     private var packed: [Int: UnsafePointer<Float>] = [:]
+    /// Floats packed so far (every step's weights once the first network is planned).
+    private(set) var floatCount = 0
 
     package init() {}
 
@@ -12,6 +14,7 @@ package final class PackedWeights {
     func weights(step: Int, count: Int, pack: (UnsafeMutablePointer<Float>) -> Void) -> UnsafePointer<Float> {
         if let found = packed[step] { return found }
         let buffer = storage.allocate(count)
+        floatCount += count
         pack(buffer)
         packed[step] = UnsafePointer(buffer)
         return UnsafePointer(buffer)

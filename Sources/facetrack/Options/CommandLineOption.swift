@@ -10,6 +10,9 @@ struct OptionSpec: Hashable, Sendable {
     let valueName: String?
     /// One or more lines (continuation lines are indented in the help).
     let help: String
+    /// True for a file the command writes: given twice (with two names) it is a usage error, not
+    /// "the last wins".
+    var isOutput = false
 
     /// True for an option that takes no value.
     var isFlag: Bool { valueName == nil }
@@ -29,7 +32,7 @@ struct OptionSpec: Hashable, Sendable {
 /// An option that takes a value and turns it into `Value`, with the check that goes with it.
 struct Option<Value>: Sendable {
     /// Names and help.
-    let spec: OptionSpec
+    var spec: OptionSpec
     /// Converts the text; a thrown error becomes a usage error naming the option.
     let convert: @Sendable (String) throws -> Value
 
@@ -59,6 +62,13 @@ extension Option where Value == String {
     /// Any text (a path, a name).
     static func text(_ name: String, short: String? = nil, _ valueName: String, help: String) -> Option {
         Option(name, short: short, valueName, help: help) { $0 }
+    }
+
+    /// A file the command writes (given once).
+    static func output(_ name: String, short: String? = nil, _ valueName: String, help: String) -> Option {
+        var option = Option(name, short: short, valueName, help: help) { $0 }
+        option.spec.isOutput = true
+        return option
     }
 
     /// One of `choices`.

@@ -51,6 +51,12 @@ struct DetectorOptions: OptionGroup {
         let accuracy = try arguments.value(Self.accuracy)
         var kind = try arguments.value(Self.detector).map { DetectorKind(name: $0, accuracy: accuracy)! }
             ?? DetectorKind.default(accuracy: accuracy)
+        // An option of another detector would be ignored: say so instead.
+        for (option, owner) in [(Self.model.spec, "blazeface"), (Self.inputSize.spec, "centerface"), (Self.cascade.spec, "haar")]
+        where arguments.contains(option) && kind.name != owner {
+            throw UsageError("\(option.name) is an option of the \(owner) detector, and this run uses \(kind.name) "
+                             + "(--detector \(owner) to use it)")
+        }
         switch kind {
         case .centerface(var own):
             if let size = try arguments.value(Self.inputSize) { own.inputSize = size }

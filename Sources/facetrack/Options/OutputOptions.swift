@@ -2,20 +2,20 @@ import FaceTrack
 
 /// The files `process` writes. `batch` names these itself (`--out`, `--outputs`).
 struct OutputOptions: OptionGroup {
-    static let video = Option.text("--output", short: "-o", "OUT",
+    static let video = Option.output("--output", short: "-o", "OUT",
                                    help: "overlaid video to write; the container follows the extension (.mp4, .mkv, .mov...)")
-    static let csv = Option.text("--csv", "FILE", help: "per-frame face tracks as CSV (\"-\" for standard output)")
-    static let mot = Option.text("--mot", "FILE",
+    static let csv = Option.output("--csv", "FILE", help: "per-frame face tracks as CSV (\"-\" for standard output)")
+    static let mot = Option.output("--mot", "FILE",
                                  help: "also write MOTChallenge text (frame,id,x,y,w,h,conf,-1,-1,-1; frames from 1)")
-    static let tracksSummary = Option.text(
+    static let tracksSummary = Option.output(
         "--tracks-summary", "FILE",
         help: "also write a JSON list of tracks (first/last frame, frame count, mean confidence)")
-    static let json = Option.text("--json", "FILE",
-                                  help: "per-frame face tracks as JSON Lines: one object per face and frame, the CSV's fields")
-    static let landmarks = Option.text(
+    static let json = Option.output("--json", "FILE",
+                                    help: "per-frame face tracks as JSON Lines: one object per face and frame, the CSV's fields")
+    static let landmarks = Option.output(
         "--landmarks", "FILE", help: "the 468 face-mesh points of each detected face as CSV (frame,track_id,point,x,y)")
 
-    static let report = Option.text(
+    static let report = Option.output(
         "--report", "FILE", help: "a self-contained HTML report of the run (timeline, thumbnails, plots), written at the end")
 
     static let options = [video, csv, json, mot, tracksSummary, landmarks, report].map(\.spec)

@@ -6,6 +6,8 @@ struct ParsedArguments {
     private(set) var positionals: [String] = []
     private var values: [String: String] = [:]
     private var flags: Set<String> = []
+    /// Whether `--` was given (every argument after it is positional, options included).
+    private(set) var endedOptions = false
 
     /// Parses `arguments` against `options` (long names, short aliases, `--name=value`, `--` ends
     /// the options). An unknown option or a missing value is a usage error; the last of a
@@ -25,7 +27,7 @@ struct ParsedArguments {
                 positionals.append(argument)
                 continue
             }
-            if argument == "--" { onlyPositionals = true; continue }
+            if argument == "--" { onlyPositionals = true; endedOptions = true; continue }
             var name = argument
             var inlineValue: String?
             if argument.hasPrefix("--"), let equals = argument.firstIndex(of: "=") {
@@ -36,14 +38,40 @@ struct ParsedArguments {
             if spec.isFlag {
                 if inlineValue != nil { throw UsageError("option \(spec.name) takes no value") }
                 flags.insert(spec.name)
-            } else if let inlineValue {
-                values[spec.name] = inlineValue
             } else {
-                guard index < arguments.count else { throw UsageError("option \(spec.name) needs a value") }
-                values[spec.name] = arguments[index]
-                index += 1
+                let value: String
+                if let inlineValue {
+                    value = inlineValue
+                } else {
+                    guard index < arguments.count else { throw UsageError("option \(spec.name) needs a value") }
+                    value = arguments[index]
+                    // `--csv --quiet` would write a file named --quiet: a value that looks like an
+                    // option is one (a negative number is a value; a name starting with '-' is ./-x or --csv=-x).
+                    if ParsedArguments.looksLikeOption(value) {
+                        throw UsageError("option \(spec.name) needs a value, and '\(value)' is an option; "
+                                         + "for a value starting with '-' write \(spec.name)=\(value) (or ./\(value) for a file)")
+                    }
+                    index += 1
+                }
+                if spec.isOutput, let earlier = values[spec.name], earlier != value {
+                    throw UsageError("\(spec.name) is given twice ('\(earlier)' and '\(value)'): each output is written once; give one")
+                }
+                values[spec.name] = value
             }
         }
+    }
+
+    /// True for `-x` or `--name`, not for `-` (standard output) or a negative number (`-5`, `-0.1`).
+    static func looksLikeOption(_ text: String) -> Bool {
+        guard text.hasPrefix("-"), text.count > 1 else { return false }
+        let rest = text.dropFirst()
+        return !(rest.first.map { $0.isNumber || $0 == "." } ?? false)
+    }
+
+    /// "got 3: a.mp4, --csv, c.csv", with a note when `--` made options into inputs.
+    func describePositionals() -> String {
+        "got \(positionals.count): " + positionals.map { "'\($0)'" }.joined(separator: ", ")
+            + (endedOptions ? "; after -- every argument is an input, options included" : "")
     }
 
     /// The option's value, converted and checked; `nil` when it was not given.

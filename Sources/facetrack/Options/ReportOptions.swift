@@ -4,7 +4,7 @@ struct ReportOptions: OptionGroup {
                                    help: "the video the tracks come from: adds its resolution and face thumbnails (by seeking)")
     static let summary = Option.text("--summary", "FILE",
                                      help: "a JSON summary of the run (e.g. --tracks-summary's file): its figures go in the header")
-    static let output = Option.text("--output", short: "-o", "OUT", help: "the HTML page to write")
+    static let output = Option.output("--output", short: "-o", "OUT", help: "the HTML page to write")
 
     static let options = [video, summary, output].map(\.spec)
 
