@@ -89,6 +89,23 @@ final class RenderCommandTests: XCTestCase {
         XCTAssertFalse(try Tools.ffprobe(["-select_streams", "a:0", "-show_entries", "packet=pts", "-of", "csv=p=0", out]).isEmpty)
     }
 
+    /// A video stored turned (rotation metadata): rows are in the upright frame, and the mask lands on the face.
+    func testRotatedVideoIsDrawnInTheUprightFrame() throws {
+        let folder = try TemporaryFolder()
+        let samples = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+            .deletingLastPathComponent().appendingPathComponent("samples").path
+        let clip = samples + "/portrait-rotated.mp4", out = folder.file("out.mp4"), raw = folder.file("f.gray")
+        let run = try render([clip, "--tracks", samples + "/portrait-rotated.truth.csv", "-o", out, "--anonymize", "fill",
+                              "--overlay", "none"])
+        XCTAssertEqual(run.status, 0, run.stderr)
+        // ffmpeg turns the picture upright (360x640); truth frame 30: box 131,210 145.6x145.6.
+        try Tools.ffmpeg(["-i", out, "-vf", "select=eq(n\\,30)", "-frames:v", "1", "-f", "rawvideo", "-pix_fmt", "gray", raw])
+        let pixels = [UInt8](try Data(contentsOf: URL(fileURLWithPath: raw)))
+        XCTAssertEqual(pixels.count, 360 * 640)
+        XCTAssertLessThan(pixels[(210 + 73) * 360 + 131 + 73], 40, "the face's centre is filled")
+        XCTAssertGreaterThan(pixels[20 * 360 + 20], 20, "the background is not")
+    }
+
     func testMOTChallengeTextDrawsTheSameAsTheCSV() throws {
         let folder = try TemporaryFolder()
         let clip = try whiteClip(folder), csv = folder.file("t.csv"), mot = folder.file("t.txt")
