@@ -49,7 +49,7 @@ let package = Package(
         .target(name: "Report", dependencies: ["FaceCore", "MediaIO"]),
         // The job (`FaceTrackJob`): Dispatch stages from decoded frame to encoded packet, and the CSV writers.
         .target(name: "Pipeline", dependencies: ["FaceCore", "MediaIO", "Detection", "Tracking", "Scheduling", "Rendering",
-                                                 "Attributes", "Report", "Identity"]),
+                                                 "Attributes", "Report", "Identity", "Evaluation"]),
         // Scores face tracks against ground truth (detection and CLEAR MOT / IDF1 metrics), check manifests.
         .target(name: "Evaluation", dependencies: ["FaceCore", "Tracking"]),
         // The public library: one import for other Swift programs.

@@ -83,8 +83,7 @@ public struct Evaluator: Sendable {
     private func trackingMetrics(frames: [Int], truth: [Int: [TrackRow]], prediction: [Int: [TrackRow]],
                                  matcher: FrameMatcher) -> TrackingMetrics {
         var m = TrackingMetrics()
-        var previous: [Int: Int] = [:]        // truth ID -> hypothesis ID matched in the previous frame
-        var lastMatched: [Int: Int] = [:]     // truth ID -> hypothesis ID of its latest match
+        var walk = ClearMOTWalk(matcher: matcher)
         var history: [Int: [Bool]] = [:]      // truth ID -> matched or not, for each frame it is present
         var pairFrames: [Pair: Int] = [:]     // (truth ID, hypothesis ID) -> frames at IoU >= threshold
         var truthCounts: [Int: Int] = [:], hypothesisCounts: [Int: Int] = [:]
@@ -103,37 +102,16 @@ public struct Evaluator: Sendable {
                 if seen.insert(pair).inserted { pairFrames[pair, default: 0] += 1 }
             } }
 
-            // CLEAR MOT: keep last frame's correspondences that still overlap, then match the rest optimally.
-            var truthMatch = Array(repeating: -1, count: t.count)
-            var hypothesisTaken = Array(repeating: false, count: h.count)
+            let step = walk.step(truth: t, hypotheses: h)
             for (i, row) in t.enumerated() {
-                guard let id = previous[row.id],
-                      let j = h.indices.first(where: { !hypothesisTaken[$0] && h[$0].id == id }),
-                      row.box.iou(h[j].box) >= iouThreshold else { continue }
-                truthMatch[i] = j
-                hypothesisTaken[j] = true
-            }
-            let freeTruth = t.indices.filter { truthMatch[$0] < 0 }
-            let freeHypotheses = h.indices.filter { !hypothesisTaken[$0] }
-            for pair in matcher.match(freeTruth.map { t[$0].box }, freeHypotheses.map { h[$0].box }) {
-                truthMatch[freeTruth[pair.truth]] = freeHypotheses[pair.prediction]
-                hypothesisTaken[freeHypotheses[pair.prediction]] = true
-            }
-
-            previous.removeAll(keepingCapacity: true)
-            for (i, row) in t.enumerated() {
-                let id = row.id
-                let j = truthMatch[i]
-                history[id, default: []].append(j >= 0)
+                let j = step.truthMatch[i]
+                history[row.id, default: []].append(j >= 0)
                 guard j >= 0 else { m.misses += 1; continue }
-                let hypothesis = h[j].id
                 m.matches += 1
                 m.iouSum += row.box.iou(h[j].box)
-                if let last = lastMatched[id], last != hypothesis { m.idSwitches += 1 }
-                lastMatched[id] = hypothesis
-                previous[id] = hypothesis
             }
-            m.falsePositives += hypothesisTaken.filter { !$0 }.count
+            m.idSwitches += step.switchedFrom.count
+            m.falsePositives += h.count - step.truthMatch.filter { $0 >= 0 }.count
         }
 
         for flags in history.values {
@@ -147,6 +125,39 @@ public struct Evaluator: Sendable {
         m.predictedTracks = hypothesisCounts.count
         m.identityTruePositives = identityTruePositives(pairFrames, truthIDs: Array(truthCounts.keys), hypothesisIDs: Array(hypothesisCounts.keys))
         return m
+    }
+
+    /// What happened to each face of each truth frame, by the same matching the tracking metrics
+    /// count (`facetrack render --truth` draws it): after the checks of `evaluate`, and with the
+    /// predictions on ignored truth faces set apart.
+    package func outcomes(truth: TrackTable, prediction: TrackTable) throws -> [Int: FrameOutcome] {
+        _ = try evaluate(truth: truth, prediction: prediction)
+        let matcher = FrameMatcher(threshold: iouThreshold)
+        let (counted, kept) = withoutIgnored(truth: truth, prediction: prediction, matcher: matcher)
+        let keptLines = Set(kept.rows.map(\.line))
+        let truthByFrame = counted.rowsByFrame(), predictionByFrame = kept.rowsByFrame()
+        let droppedByFrame = Dictionary(grouping: prediction.rows.filter { !keptLines.contains($0.line) }, by: \.frame)
+        var walk = ClearMOTWalk(matcher: matcher)
+        var outcomes: [Int: FrameOutcome] = [:]
+        for frame in truth.frames.sorted() {
+            let truthRows = (truthByFrame[frame] ?? []).filter { $0.trackID != nil }
+            let all = predictionByFrame[frame] ?? []
+            let identified = all.filter { $0.trackID != nil }
+            let step = walk.step(truth: Self.identified(truthRows), hypotheses: Self.identified(identified))
+            var outcome = FrameOutcome()
+            var taken = Set<Int>()
+            for (i, row) in truthRows.enumerated() {
+                let j = step.truthMatch[i]
+                guard j >= 0 else { outcome.missed.append(row); continue }
+                taken.insert(j)
+                outcome.matched.append(.init(truth: row, prediction: identified[j], switchedFrom: step.switchedFrom[i]))
+            }
+            outcome.falsePositives = identified.indices.filter { !taken.contains($0) }.map { identified[$0] }
+            outcome.untracked = all.filter { $0.trackID == nil }
+            outcome.ignored = droppedByFrame[frame] ?? []
+            outcomes[frame] = outcome
+        }
+        return outcomes
     }
 
     /// The rows of a frame that have a track ID, with it.
@@ -173,6 +184,70 @@ public struct Evaluator: Sendable {
         guard let low = frames.min(), let high = frames.max() else { return "none" }
         return frames.count == high - low + 1 ? "\(low)-\(high)" : "\(frames.count) frames from \(low) to \(high)"
     }
+}
+
+/// One frame of CLEAR MOT matching (Bernardin and Stiefelhagen 2008): each truth face keeps the
+/// track it matched on the previous frame while their boxes still reach the threshold, the rest
+/// are paired optimally; a pair whose track differs from the one the truth face last matched
+/// (even across a gap) is an ID switch. The tracking metrics and the visual diff both walk the
+/// frames with it, so they count the same thing.
+private struct ClearMOTWalk {
+    let matcher: FrameMatcher
+    private var previous: [Int: Int] = [:]     // truth ID -> hypothesis ID matched in the previous frame
+    private var lastMatched: [Int: Int] = [:]  // truth ID -> hypothesis ID of its latest match
+
+    init(matcher: FrameMatcher) { self.matcher = matcher }
+
+    /// The hypothesis each truth face matched (-1 for none) and, by truth index, the track a
+    /// switching truth face matched before.
+    mutating func step(truth t: [IdentifiedRow], hypotheses h: [IdentifiedRow]) -> (truthMatch: [Int], switchedFrom: [Int: Int]) {
+        let threshold = matcher.threshold
+        var truthMatch = Array(repeating: -1, count: t.count)
+        var hypothesisTaken = Array(repeating: false, count: h.count)
+        for (i, row) in t.enumerated() {
+            guard let id = previous[row.id],
+                  let j = h.indices.first(where: { !hypothesisTaken[$0] && h[$0].id == id }),
+                  row.box.iou(h[j].box) >= threshold else { continue }
+            truthMatch[i] = j
+            hypothesisTaken[j] = true
+        }
+        let freeTruth = t.indices.filter { truthMatch[$0] < 0 }
+        let freeHypotheses = h.indices.filter { !hypothesisTaken[$0] }
+        for pair in matcher.match(freeTruth.map { t[$0].box }, freeHypotheses.map { h[$0].box }) {
+            truthMatch[freeTruth[pair.truth]] = freeHypotheses[pair.prediction]
+            hypothesisTaken[freeHypotheses[pair.prediction]] = true
+        }
+        previous.removeAll(keepingCapacity: true)
+        var switchedFrom: [Int: Int] = [:]
+        for (i, row) in t.enumerated() where truthMatch[i] >= 0 {
+            let hypothesis = h[truthMatch[i]].id
+            if let last = lastMatched[row.id], last != hypothesis { switchedFrom[i] = last }
+            lastMatched[row.id] = hypothesis
+            previous[row.id] = hypothesis
+        }
+        return (truthMatch, switchedFrom)
+    }
+}
+
+/// What the matching made of one frame's faces.
+package struct FrameOutcome: Sendable {
+    /// A truth face and the prediction it matched; `switchedFrom` is the track the truth face
+    /// matched before when this pair is an ID switch.
+    package struct Match: Sendable {
+        package var truth: TrackRow
+        package var prediction: TrackRow
+        package var switchedFrom: Int?
+    }
+    /// Truth faces with their predictions.
+    package var matched: [Match] = []
+    /// Truth faces no prediction matched.
+    package var missed: [TrackRow] = []
+    /// Predictions with a track ID that matched no truth face.
+    package var falsePositives: [TrackRow] = []
+    /// Predictions without a track ID (a tracker's unconfirmed faces): not scored.
+    package var untracked: [TrackRow] = []
+    /// Predictions lying on a truth face marked `ignore`: not scored.
+    package var ignored: [TrackRow] = []
 }
 
 /// A face with its track ID.

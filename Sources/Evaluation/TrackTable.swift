@@ -163,7 +163,8 @@ private struct FieldReader {
         let value = text(column)
         if value.isEmpty { return nil }
         guard let number = Int(value) else {
-            throw EvaluationError.badRow(path, line: line, reason: "\(column) '\(value)' is not a whole number")
+            throw EvaluationError.badValue(path, line: line, column: (index[column] ?? 0) + 1,
+                                           reason: "\(column) '\(value)' is not a whole number")
         }
         try checkRange(Double(number), column, value)
         return number
@@ -180,7 +181,8 @@ private struct FieldReader {
         let value = text(column)
         if value.isEmpty { return nil }
         guard let number = Double(value), number.isFinite else {
-            throw EvaluationError.badRow(path, line: line, reason: "\(column) '\(value)' is not a number")
+            throw EvaluationError.badValue(path, line: line, column: (index[column] ?? 0) + 1,
+                                           reason: "\(column) '\(value)' is not a number")
         }
         try checkRange(number, column, value)
         return number

@@ -93,6 +93,9 @@ public struct TrackedFace: Sendable, Equatable {
     /// The shot this face's frame belongs to (0 from the first frame, one more after each shot
     /// boundary); nil for a still image.
     package var shot: Int?
+    /// How the face compares with the truth in a visual diff (`facetrack render --truth`); nil
+    /// outside one.
+    package var diffMark: DiffMark?
 
     /// Creates a tracked face; `display` defaults to the observation itself.
     public init(observation: FaceObservation, trackID: Int?, trackFrameCount: Int = 1,
@@ -103,4 +106,20 @@ public struct TrackedFace: Sendable, Equatable {
         self.source = source ?? observation.source
         self.display = display ?? observation
     }
+}
+
+/// How a face of a visual diff (`facetrack render --truth`) compares with the truth, by the
+/// matching `facetrack eval` counts with.
+package enum DiffMark: Sendable, Equatable {
+    /// A prediction paired with a truth face.
+    case matched
+    /// A prediction paired with a truth face that matched the track `from` before: an ID switch,
+    /// marked on the frame where it happens.
+    case switched(from: Int)
+    /// A truth face no prediction matched (the face drawn is the truth's; `trackID` is the truth's ID).
+    case missed
+    /// A prediction with a track ID that matched no truth face.
+    case falseDetection
+    /// A prediction that is not scored: it has no track ID, or it lies on a face the truth ignores.
+    case notScored
 }

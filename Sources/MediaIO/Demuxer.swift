@@ -243,6 +243,18 @@ final class Demuxer {
         return nil
     }
 
+    /// The video's first presentation time in seconds: its stream's start time, else the
+    /// container's; 0 when neither is known.
+    var startTime: Double {
+        var start = 0.0
+        if videoStream.pointee.start_time != ft_nopts_value() {
+            start = Double(videoStream.pointee.start_time) * av_q2d(videoTimeBase)
+        } else if context.pointee.start_time != ft_nopts_value() {
+            start = Double(context.pointee.start_time) / Double(AV_TIME_BASE)
+        }
+        return start.isFinite ? start : 0
+    }
+
     /// The average frame rate in frames per second, if known.
     var framesPerSecond: Double? { frameRate.map { av_q2d($0) } }
 

@@ -93,6 +93,10 @@ public enum MediaError: Error, CustomStringConvertible, Sendable {
     case notSplittable(String, reason: String)
     /// Video parts encoded apart cannot be joined by stream copy.
     case partsDoNotJoin(String, reason: String)
+    /// `--start`/`--end` on a still image.
+    case spanOfStillImage(String)
+    /// No frame of the video lies in the span asked for.
+    case emptySpan(String, span: TimeSpan)
 
     /// One line for the user.
     public var description: String {
@@ -127,6 +131,8 @@ public enum MediaError: Error, CustomStringConvertible, Sendable {
         case let .cannotOpen(p, reason): return "\(p): cannot open the file (\(MediaError.plain(reason)))"
         case let .notSplittable(p, reason): return "\(p): cannot be split into segments: \(reason)"
         case let .partsDoNotJoin(p, reason): return "\(p): cannot join the video parts: \(reason)"
+        case .spanOfStillImage(let p): return "\(p): a still image has no time span (--start/--end are for videos)"
+        case let .emptySpan(p, span): return "\(p): no frame between \(span) (the video is shorter)"
         }
     }
 }

@@ -41,13 +41,7 @@ package struct VideoFacts: Sendable, Equatable {
         } else if demuxer.context.pointee.duration > 0 {
             duration = Double(demuxer.context.pointee.duration) / Double(AV_TIME_BASE)
         }
-        var start = 0.0
-        if stream.start_time != ft_nopts_value() {
-            start = Double(stream.start_time) * av_q2d(stream.time_base)
-        } else if demuxer.context.pointee.start_time != ft_nopts_value() {
-            start = Double(demuxer.context.pointee.start_time) / Double(AV_TIME_BASE)
-        }
         self.init(width: size.width, height: size.height, frames: demuxer.estimatedFrameCount, duration: duration,
-                  framesPerSecond: demuxer.framesPerSecond, startTime: start.isFinite ? start : 0)
+                  framesPerSecond: demuxer.framesPerSecond, startTime: demuxer.startTime)
     }
 }

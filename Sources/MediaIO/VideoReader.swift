@@ -3,8 +3,10 @@ import FaceCore
 
 /// One decoded picture of the video stream, numbered and timed.
 package struct DecodedFrame: Sendable {
-    /// Decoded frame number, from 0.
+    /// Decoded frame number in the whole video, from 0 (also when reading a span).
     package let index: Int
+    /// Place among the frames this reader handed out, from 0 (`index` unless reading a span).
+    package let position: Int
     /// The picture as stored (turned by `orientation`).
     package let frame: Frame
     /// Presentation timestamp in the input stream's time base: what `VideoWriter.write` takes.
@@ -18,8 +20,8 @@ package struct DecodedFrame: Sendable {
 /// A stretch of a video to read, its frames numbered as in the whole file: decoding starts at a
 /// key frame (`KeyframeIndex`), frames shown before `firstPTS` are dropped (the leading pictures
 /// of an open GOP), the first frame kept gets the number `firstIndex`, and reading stops after
-/// `frameCount` frames. Audio is not read. A segment of a split plan is one; `--start` can be
-/// another (a key frame at or before the start, `firstPTS` the start).
+/// `frameCount` frames. Audio is not read. A segment of a split plan is one (`--start`/`--end`
+/// are a `TimeSpan`, whose output starts at 0 instead).
 package struct ReadSpan: Sendable, Equatable {
     /// The key frame decoding starts at: its presentation timestamp (the stream's time base).
     package var keyframePTS: Int64
@@ -49,6 +51,14 @@ package struct ReadSpan: Sendable, Equatable {
 /// none, orientation from the stream's or the frame's display matrix) and its audio packets, in
 /// file order. Owns the demuxer and the frame-threaded decoder. Used from one thread.
 ///
+/// It can read a part of the file, one of two kinds:
+/// - a `ReadSpan` (a segment of a split plan): frame-exact from a key frame the plan found, frames
+///   numbered from the span's `firstIndex`, timestamps as in the original (so that parts encoded
+///   apart join by stream copy), no audio;
+/// - a `TimeSpan` (`--start`/`--end`): from the keyframe before the span (`Demuxer.seekToKeyframe`),
+///   only the span's frames and audio packets, numbered and timed as in the whole video, the
+///   output's clock starting at the span's start (`outputOrigin`).
+///
 /// A demuxing error ends the input early (`readError` says where); a decoding error throws.
 package final class VideoReader {
     /// What `next()` hands out.
@@ -71,32 +81,75 @@ package final class VideoReader {
     private var flushed = false
     /// Frames handed out so far.
     package private(set) var frameCount = 0
+    /// The number of the next frame the decoder gives, in the whole video.
+    private var nextNumber = 0
+    /// Packets read while finding the span's keyframe, decoded first.
+    private var queued: [Packet] = []
+    /// The split plan's stretch read; nil for none.
+    package let readSpan: ReadSpan?
+    /// The time span asked for, when reading one.
+    package let requestedSpan: TimeSpan?
+    /// `requestedSpan` in the stream's own clock (seconds).
+    private let window: (start: Double, end: Double?)?
+    /// Past the time span's end: nothing more is handed out.
+    private var pastSpan = false
+    /// The number of the first frame decoded: the keyframe a time span's reading started from, a
+    /// read span's first frame (0 otherwise).
+    package let firstDecodedNumber: Int
     /// Why reading broke off before the end of the file, if it did (the frames read are kept).
     package private(set) var readError: String?
-    /// The stretch read; nil for the whole file.
-    package let span: ReadSpan?
-    /// The span's key frame, read while seeking: the decoder's first packet.
-    private var keyframe: Packet?
 
     /// Opens `path` (one-line `MediaError`s name it) and its video decoder with `threads` threads
     /// (0 lets FFmpeg choose); with a `span`, moves to its key frame first (seeking, or reading
     /// from the start when the container cannot seek there).
-    package init(path: String, threads: Int = 0, span: ReadSpan? = nil) throws {
+    package convenience init(path: String, threads: Int = 0, span: ReadSpan? = nil) throws {
+        try self.init(path: path, threads: threads, readSpan: span, timeSpan: nil)
+    }
+
+    /// Opens `path` as above; with `span`, only the frames and audio of that part of the video.
+    package convenience init(path: String, threads: Int = 0, span: TimeSpan?) throws {
+        try self.init(path: path, threads: threads, readSpan: nil, timeSpan: span)
+    }
+
+    private init(path: String, threads: Int, readSpan: ReadSpan?, timeSpan: TimeSpan?) throws {
+        precondition(readSpan == nil || timeSpan == nil, "a read span and a time span cannot be combined")
         var demuxer = try Demuxer(path: path)
-        if let span {
-            keyframe = try demuxer.seekToKeyframe(pts: span.keyframePTS, dts: span.keyframeDTS, seeking: true)
+        self.readSpan = readSpan
+        requestedSpan = timeSpan
+        frameDuration = demuxer.frameRate.map { av_rescale_q(1, av_inv_q($0), demuxer.videoTimeBase) } ?? 1
+        if let readSpan {
+            var keyframe = try demuxer.seekToKeyframe(pts: readSpan.keyframePTS, dts: readSpan.keyframeDTS, seeking: true)
             if keyframe == nil {
                 demuxer = try Demuxer(path: path)
-                keyframe = try demuxer.seekToKeyframe(pts: span.keyframePTS, dts: span.keyframeDTS, seeking: false)
+                keyframe = try demuxer.seekToKeyframe(pts: readSpan.keyframePTS, dts: readSpan.keyframeDTS, seeking: false)
             }
-            guard keyframe != nil else {
-                throw MediaError.notSplittable(path, reason: "no key frame at timestamp \(span.keyframePTS) "
+            guard let keyframe else {
+                throw MediaError.notSplittable(path, reason: "no key frame at timestamp \(readSpan.keyframePTS) "
                                                + "(the plan was made for another file, or the file changed)")
             }
+            queued = [keyframe]
+            nextNumber = readSpan.firstIndex
         }
-        self.span = span
+        if let timeSpan {
+            guard !demuxer.isSinglePicture else { throw MediaError.spanOfStillImage(path) }
+            let origin = demuxer.startTime
+            window = (origin + timeSpan.start, timeSpan.end.map { origin + $0 })
+            if timeSpan.start > 0 {
+                let target = Int64(((origin + timeSpan.start) / av_q2d(demuxer.videoTimeBase)).rounded(.down))
+                var start = try demuxer.seekToKeyframe(before: target)
+                if start == nil {
+                    // The seek landed elsewhere: read from the beginning instead.
+                    demuxer = try Demuxer(path: path)
+                    start = try demuxer.scanToKeyframe(before: target)
+                }
+                queued = start?.packets ?? []
+                nextNumber = start?.firstNumber ?? 0
+            }
+        } else {
+            window = nil
+        }
+        firstDecodedNumber = nextNumber
         decoder = try VideoDecoder(demuxer: demuxer, threads: threads)
-        frameDuration = demuxer.frameRate.map { av_rescale_q(1, av_inv_q($0), demuxer.videoTimeBase) } ?? 1
         self.demuxer = demuxer
     }
 
@@ -106,13 +159,26 @@ package final class VideoReader {
     package var framesPerSecond: Double? { demuxer.framesPerSecond }
     /// True for a still-image file (jpg, png...), read as a one-frame video.
     package var isStillImage: Bool { demuxer.isStillImage }
-    /// The number of frames, from the container (or the span); `nil` when unknown.
+    /// The number of frames (of the span, when reading one), from the container; `nil` when unknown.
     package var estimatedFrameCount: Int? {
-        guard let span else { return demuxer.estimatedFrameCount }
-        return span.frameCount ?? demuxer.estimatedFrameCount.map { max(0, $0 - span.firstIndex) }
+        if let readSpan {
+            return readSpan.frameCount ?? demuxer.estimatedFrameCount.map { max(0, $0 - readSpan.firstIndex) }
+        }
+        guard let window, let total = demuxer.estimatedFrameCount else { return demuxer.estimatedFrameCount }
+        let fps = framesPerSecond ?? VideoTiming.assumedFramesPerSecond
+        let first = max(0, Int(((window.start - demuxer.startTime) * fps).rounded()))
+        let end = window.end.map { min(total, Int((($0 - demuxer.startTime) * fps).rounded())) } ?? total
+        return max(0, end - first)
     }
-    /// The number the first frame handed out gets (0, or the span's first frame).
-    package var firstIndex: Int { span?.firstIndex ?? 0 }
+    /// The number the first frame handed out gets when it is known before reading (0, or a read
+    /// span's first frame; a time span's frames say their own numbers).
+    package var firstIndex: Int { readSpan?.firstIndex ?? 0 }
+    /// Where the output's clock starts in the input's (seconds): a time span's start, so that an
+    /// output of a span starts at 0 as `ffmpeg -ss` makes it; 0 for the whole video and for a
+    /// read span (its part keeps the original's timestamps, to be joined by stream copy).
+    package var outputOrigin: Double { window.map { $0.start } ?? 0 }
+    /// The video's first presentation time in seconds (its stream's start time; 0 when unknown).
+    package var startTime: Double { demuxer.startTime }
     /// The video's picture size as stored.
     package var pictureSize: (width: Int, height: Int)? { demuxer.pictureSize }
     /// Packets the decoder rejected as damaged (skipped).
@@ -123,43 +189,45 @@ package final class VideoReader {
     /// The next frame or audio packet; `nil` at the end of the input (or, after `stopReading()`,
     /// once the decoder has given the frames it holds).
     package func next() throws -> Item? {
-        if let limit = span?.frameCount, frameCount >= limit { return nil }
-        if let keyframe {
-            self.keyframe = nil
-            try decoder.send(keyframe)
-        }
-        while true {
+        if let limit = readSpan?.frameCount, frameCount >= limit { return nil }
+        while !pastSpan {
             let frame = Frame()
             if try decoder.receive(into: frame) {
-                guard let span else { return .frame(numbered(frame)) }
-                if let decoded = try kept(frame, span: span) { return .frame(decoded) }
-                continue
+                guard let decoded = try numbered(frame) else { continue }
+                return .frame(decoded)
             }
             if flushed { return nil }
             if stopped {
                 try flush()
                 continue
             }
-            let more: Bool
-            do {
-                more = try demuxer.readPacket(into: packet)
-            } catch let error as FFmpegError {
-                readError = "stopped reading after \(frameCount) frames: \(error.message)"
-                try flush()
-                continue
+            let next: Packet
+            if !queued.isEmpty {
+                next = queued.removeFirst()
+            } else {
+                let more: Bool
+                do {
+                    more = try demuxer.readPacket(into: packet)
+                } catch let error as FFmpegError {
+                    readError = "stopped reading after \(frameCount) frames: \(error.message)"
+                    try flush()
+                    continue
+                }
+                guard more else {
+                    try flush()
+                    continue
+                }
+                next = packet
             }
-            guard more else {
-                try flush()
-                continue
-            }
-            if packet.streamIndex == demuxer.videoStreamIndex {
-                try decoder.send(packet)
-            } else if span == nil {
+            if next.streamIndex == demuxer.videoStreamIndex {
+                try decoder.send(next)
+            } else if readSpan == nil, inSpan(audio: next) {
                 let copy = Packet()
-                av_packet_move_ref(copy.pointer, packet.pointer)
+                av_packet_move_ref(copy.pointer, next.pointer)
                 return .audio(copy)
             }
         }
+        return nil
     }
 
     /// Reads no more packets: `next()` hands out the frames the decoder still holds, then `nil`.
@@ -168,20 +236,13 @@ package final class VideoReader {
     /// After reading: a note when the file was cut short (an I/O error, or fewer frames or less
     /// time than the container states), `lastFrameTime` being the last frame's time in seconds.
     package func endedEarly(lastFrameTime: Double?) -> String? {
-        guard let span else { return demuxer.endedEarly(framesRead: frameCount, lastFrameTime: lastFrameTime) }
-        guard let limit = span.frameCount, frameCount < limit else { return nil }
-        return "file ends early: \(frameCount) of the \(limit) frames from frame \(span.firstIndex) (truncated or changed)"
-    }
-
-    /// A decoded frame of the span, numbered; nil for a frame shown before its start.
-    private func kept(_ frame: Frame, span: ReadSpan) throws -> DecodedFrame? {
-        let pts = frame.pointer.pointee.best_effort_timestamp
-        if pts != ft_nopts_value(), pts < span.firstPTS { return nil }
-        if frameCount == 0, span.exactStart, pts != span.firstPTS {
-            throw MediaError.notSplittable(path, reason: "the first frame decoded from the key frame is at timestamp \(pts), "
-                                           + "not \(span.firstPTS) (the plan was made for another file, or the file changed)")
+        if let readSpan {
+            guard let limit = readSpan.frameCount, frameCount < limit else { return nil }
+            return "file ends early: \(frameCount) of the \(limit) frames from frame \(readSpan.firstIndex) (truncated or changed)"
         }
-        return numbered(frame)
+        // A time span that ends before the video does is short on purpose.
+        if window?.end != nil { return nil }
+        return demuxer.endedEarly(framesRead: nextNumber, lastFrameTime: lastFrameTime)
     }
 
     private func flush() throws {
@@ -189,14 +250,49 @@ package final class VideoReader {
         flushed = true
     }
 
-    /// Numbers a decoded frame, fills a missing timestamp from the frame rate and reads its orientation.
-    private func numbered(_ frame: Frame) -> DecodedFrame {
+    /// Numbers a decoded frame, fills a missing timestamp from the frame rate and reads its
+    /// orientation; `nil` for a frame before the span (decoded only to reach it). A read span's
+    /// first frame must be at its `firstPTS` when it asks for an exact start.
+    private func numbered(_ frame: Frame) throws -> DecodedFrame? {
         var pts = frame.pointer.pointee.best_effort_timestamp
+        if let readSpan {
+            // Leading pictures of an open GOP, shown before the span's first frame, are not counted.
+            if pts != ft_nopts_value(), pts < readSpan.firstPTS { return nil }
+            if frameCount == 0, readSpan.exactStart, pts != readSpan.firstPTS {
+                throw MediaError.notSplittable(path, reason: "the first frame decoded from the key frame is at timestamp \(pts), "
+                                               + "not \(readSpan.firstPTS) (the plan was made for another file, or the file changed)")
+            }
+        }
         if pts == ft_nopts_value() { pts = lastPTS == Int64.min ? 0 : lastPTS + max(1, frameDuration) }
         lastPTS = pts
-        let decoded = DecodedFrame(index: firstIndex + frameCount, frame: frame, pts: pts, time: Double(pts) * av_q2d(demuxer.videoTimeBase),
+        let number = nextNumber
+        nextNumber += 1
+        let time = Double(pts) * av_q2d(demuxer.videoTimeBase)
+        if let window {
+            if time < window.start - TimeSpan.tolerance { return nil }
+            if let end = window.end, time >= end - TimeSpan.tolerance {
+                pastSpan = true
+                return nil
+            }
+        }
+        let decoded = DecodedFrame(index: number, position: frameCount, frame: frame, pts: pts, time: time,
                                    orientation: demuxer.orientation(of: frame))
         frameCount += 1
         return decoded
     }
+
+    /// Whether an audio packet belongs to the time span (all do without one): it starts in it.
+    private func inSpan(audio packet: Packet) -> Bool {
+        guard let window else { return true }
+        let p = packet.pointer.pointee
+        let stamp = p.pts != ft_nopts_value() ? p.pts : p.dts
+        guard stamp != ft_nopts_value() else { return true }
+        let time = Double(stamp) * av_q2d(demuxer.stream(packet.streamIndex).pointee.time_base)
+        return time >= window.start - TimeSpan.tolerance && window.end.map { time < $0 - TimeSpan.tolerance } ?? true
+    }
+}
+
+extension TimeSpan {
+    /// Times this close count as equal (timestamps are rounded to the stream's time base).
+    static let tolerance = 1e-6
 }

@@ -24,6 +24,9 @@ package final class VideoWriter {
     private let sourceTimeBase: AVRational
     /// The input's audio streams, copied; nil when the output has no audio.
     private let audio: AudioCopy?
+    /// The span's start in the video's time base: output timestamps start there (0 for a whole
+    /// video, and for a segment's part, which keeps the original's timestamps to join by copy).
+    private let videoOrigin: Int64
     private var lastPTS = Int64.min
     /// With an odd width or height, the last column or row is cropped: this frame shares the
     /// picture's planes with the even size.
@@ -57,7 +60,10 @@ package final class VideoWriter {
         } catch let error as FFmpegError {
             throw MediaError.failed(path, error)
         }
-        audio = copiesAudio ? try AudioCopy(from: demuxer, into: muxer) : nil
+        // A time span's output starts at 0, as `ffmpeg -ss` makes it; its streams keep their offsets.
+        let origin = source.outputOrigin
+        videoOrigin = AudioCopy.ticks(origin, in: sourceTimeBase)
+        audio = copiesAudio ? try AudioCopy(from: demuxer, into: muxer, origin: origin) : nil
         framePool = OutputFramePool(width: width, height: height, format: encoder.pixelFormat,
                                     colorspace: encoder.context.pointee.colorspace, range: encoder.context.pointee.color_range)
         try muxer.start()
@@ -74,7 +80,7 @@ package final class VideoWriter {
             frame = evenView
         }
         defer { if let evenView { av_frame_unref(evenView.pointer) } }
-        var pts = pts
+        var pts = pts - videoOrigin
         if av_cmp_q(encoder.timeBase, sourceTimeBase) != 0 { pts = av_rescale_q(pts, sourceTimeBase, encoder.timeBase) }
         if pts <= lastPTS { pts = lastPTS + 1 }
         lastPTS = pts

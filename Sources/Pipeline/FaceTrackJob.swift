@@ -38,6 +38,8 @@ public struct FaceTrackJob: Sendable {
     public var encoder: EncoderSettings
     /// Worker threads for decoding, analysis, rendering and encoding; 0 means one per core.
     public var threads: Int
+    /// The part of the video to process (`--start`, `--end`); `nil` for all of it.
+    public var span: TimeSpan?
     /// Re-identification, known people and selective anonymisation.
     public var identity = IdentitySettings()
     /// Files the job reads besides `input` (the `--eye-sprite` picture, the `--cascade` file; the
@@ -50,8 +52,9 @@ public struct FaceTrackJob: Sendable {
     /// The `--known` people, read once by the caller (so a bad photo fails before any video and
     /// batch reads the folder once); nil reads `identity.knownFolder` in `run`.
     package var knownPeople: KnownPeople?
-    /// A stretch of the input to run over (a segment of a split plan); nil for the whole input.
-    package var span: JobSpan?
+    /// A stretch of the input to run over (a segment of a split plan: frame-exact, numbered and
+    /// timed as in the whole video); nil for the whole input. Not combined with `span`.
+    package var segment: JobSpan?
 
     /// Creates a job with the defaults of `facetrack process`.
     public init(input: String, outputs: JobOutputs = JobOutputs(), detection: DetectionSettings = DetectionSettings(),
@@ -93,6 +96,8 @@ public struct FaceTrackJob: Sendable {
         try require(EncoderSettings.presets.contains(encoder.preset), "preset (--preset)",
                     EncoderSettings.presets.joined(separator: ", "))
         try require(threads >= 0, "threads (--threads)", "0 (one per core) or more")
+        try require(segment == nil || span == nil, "span (--start/--end)",
+                    "none on a segment of a split plan (--segment, --jobs): the plan cuts the whole video")
         try identity.validate()
         try require(overlay.anonymize != nil || (identity.keep.isEmpty && identity.only.isEmpty),
                     "people (--keep/--only)", "--anonymize blur|pixelate|fill: they choose whom it masks")
@@ -181,7 +186,11 @@ public struct FaceTrackJob: Sendable {
         }
         try outputs.checkDistinct(input: input, readFiles: readFiles)
         // The input first: its errors come before any model is loaded.
-        let reader = try VideoReader(path: input, threads: threads, span: span?.read)
+        let reader = if let segment {
+            try VideoReader(path: input, threads: threads, span: segment.read)
+        } else {
+            try VideoReader(path: input, threads: threads, span: span)
+        }
         if reader.isStillImage, let size = reader.pictureSize, size.width * size.height >= Self.largePicture {
             notice?("\(input): a \(size.width) x \(size.height) picture (\(size.width * size.height / 1_000_000) MP): "
                     + "detecting in full-resolution tiles and writing it take a while and a few GB of memory")
@@ -192,6 +201,9 @@ public struct FaceTrackJob: Sendable {
         var outputs: [FrameOutput] = []
         if let path = self.outputs.csv {
             outputs.append(try TrackCSVWriter(path: path, inputs: inputs, includesPerson: self.identity.knownFolder != nil))
+        }
+        if let path = self.outputs.json {
+            outputs.append(try TrackJSONWriter(path: path, inputs: inputs, includesPerson: self.identity.knownFolder != nil))
         }
         if let path = self.outputs.mot { outputs.append(try MOTChallengeWriter(path: path, inputs: inputs)) }
         if let path = self.outputs.tracksSummary { _ = try AtomicOutput(path: path, inputs: inputs) }
@@ -248,16 +260,19 @@ public struct JobOutputs: Sendable, Equatable {
     public var landmarks: String?
     /// A self-contained HTML report of the run (`--report`), written at its end.
     public var report: String?
+    /// Per-frame face tracks as JSON Lines, the CSV's fields (`--json`).
+    public var json: String?
 
     /// Creates a set of outputs; by default nothing is written.
     public init(video: String? = nil, csv: String? = nil, mot: String? = nil, tracksSummary: String? = nil,
-                landmarks: String? = nil, report: String? = nil) {
+                landmarks: String? = nil, report: String? = nil, json: String? = nil) {
         self.video = video
         self.csv = csv
         self.mot = mot
         self.tracksSummary = tracksSummary
         self.landmarks = landmarks
         self.report = report
+        self.json = json
     }
 
     /// True when no output is asked for.

@@ -7,8 +7,10 @@ import Scheduling
 /// no field is shared between threads. (The pictures it refers to, `frame` and the BGRA images,
 /// travel with it and are used by one stage at a time.)
 struct FrameJob: Sendable {
-    /// Decoded frame number, from 0.
+    /// Place in this run's order of frames, from 0: what the executor orders by.
     let index: Int
+    /// The frame's number in the whole video (`index` unless the run reads a span): what outputs write.
+    let number: Int
     /// The decoded picture.
     let frame: Frame
     /// Presentation timestamp in the video stream's time base.
@@ -42,7 +44,8 @@ struct FrameJob: Sendable {
     var output: Frame?
 
     init(_ decoded: DecodedFrame) {
-        index = decoded.index
+        index = decoded.position
+        number = decoded.index
         frame = decoded.frame
         pts = decoded.pts
         time = decoded.time

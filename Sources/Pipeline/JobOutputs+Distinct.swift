@@ -5,7 +5,8 @@ import Synchronization
 extension JobOutputs {
     /// The outputs that are set, with the option that names each.
     var named: [(option: String, path: String)] {
-        [("-o", video), ("--csv", csv), ("--mot", mot), ("--tracks-summary", tracksSummary), ("--landmarks", landmarks), ("--report", report)]
+        [("-o", video), ("--csv", csv), ("--mot", mot), ("--tracks-summary", tracksSummary), ("--landmarks", landmarks), ("--report", report),
+         ("--json", json)]
             .compactMap { option, path in path.map { (option, $0) } }
     }
 

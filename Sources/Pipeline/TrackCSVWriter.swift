@@ -28,24 +28,28 @@ public final class TrackCSVWriter {
         self.includesImage = includesImage
         self.includesPerson = includesPerson
         file = try BufferedTextFile(path: path, inputs: inputs)
-        file.buffer += ((includesImage ? ["image"] : []) + Self.columns + (includesPerson ? ["person"] : [])
-            + ["shot"]).joined(separator: ",") + "\n"
+        file.buffer += ((includesImage ? ["image"] : []) + Self.header(includesPerson: includesPerson)).joined(separator: ",") + "\n"
+    }
+
+    /// Every column after the optional `image` column, in order: `columns`, `person` (with known
+    /// people), `shot` (what `TrackRowValues` gives, and the keys of `--json`).
+    static func header(includesPerson: Bool) -> [String] {
+        columns + (includesPerson ? ["person"] : []) + ["shot"]
     }
 
     /// Appends the rows of one frame (or one image, whose path fills the `image` column).
     public func write(frame: Int, time: Double, faces: [TrackedFace], image: String? = nil) throws {
         for face in faces {
             if includesImage { file.buffer += Self.quoted(image ?? "") + "," }
-            let o = face.observation
-            file.buffer += "\(frame),\(Self.fixed(time, 6)),\(face.trackID.map(String.init) ?? ""),"
-            file.buffer += "\(Self.fixed(o.bounds.x, 2)),\(Self.fixed(o.bounds.y, 2)),"
-            file.buffer += "\(Self.fixed(o.bounds.width, 2)),\(Self.fixed(o.bounds.height, 2)),\(Self.fixed(o.confidence, 4)),"
-            file.buffer += Self.point(o.leftEye) + "," + Self.point(o.rightEye) + "," + Self.point(o.mouth) + ","
-            file.buffer += Self.flag(o.hasSmile) + "," + Self.flag(o.leftEyeClosed) + "," + Self.flag(o.rightEyeClosed) + ","
-            file.buffer += (o.roll.map { Self.fixed($0, 2) } ?? "") + "," + (o.yaw.map { Self.fixed($0, 2) } ?? "")
-            file.buffer += "," + face.source.rawValue
-            if includesPerson { file.buffer += "," + Self.quoted(face.person ?? "") }
-            file.buffer += "," + (face.shot.map(String.init) ?? "")
+            TrackRowValues(frame: frame, time: time, face: face).forEach(includesPerson: includesPerson) { index, value in
+                if index > 0 { file.buffer += "," }
+                switch value {
+                case .number(let text), .word(let text): file.buffer += text
+                case .text(let text): file.buffer += Self.quoted(text)
+                case .flag(let flag): file.buffer += flag ? "1" : "0"
+                case .none: break
+                }
+            }
             file.buffer += "\n"
         }
         try file.flushIfFull()
@@ -61,16 +65,6 @@ public final class TrackCSVWriter {
         guard value.isFinite else { return "" }
         let text = String(format: "%.\(decimals)f", value)
         return text.hasPrefix("-") && Double(text) == 0 ? String(text.dropFirst()) : text
-    }
-
-    private static func point(_ p: Point?) -> String {
-        guard let p else { return "," }
-        return fixed(p.x, 2) + "," + fixed(p.y, 2)
-    }
-
-    private static func flag(_ value: Bool?) -> String {
-        guard let value else { return "" }
-        return value ? "1" : "0"
     }
 
     /// A field quoted as RFC 4180 asks when it holds a comma, a quote or a line break.

@@ -99,20 +99,23 @@ struct PipelineBuilder {
         let finish = FinishStage(pool: pool, inFlight: inFlight, progress: progress)
         var encode: QueueBound<EncodeStage>?
         var render: FrameHandoff = finish.accept
-        let first = input.firstIndex
+        // Stages order frames by their place in this run (`FrameJob.index`, from 0); a segment's
+        // frames are numbered from its first (`FrameJob.number`), and --detect-every counts by
+        // those numbers so that its detections fall on the frames a whole run's do.
+        let phase = input.firstIndex
         if let path = job.outputs.video, !StillImageWriter.isStillImage(path) {
             // A segment's part: its own frames only, no audio, groups of pictures closed, so the parts join by copy.
             let writer = try VideoWriter(path: path, inputs: [job.input], settings: job.encoder, threads: job.threads, source: input,
-                                         copiesAudio: job.span == nil, closedGOPs: job.span != nil)
+                                         copiesAudio: job.segment == nil, closedGOPs: job.segment != nil)
             let encoding = QueueBound(EncodeStage(writer: writer, state: state, clock: clock, next: finish.accept),
                                       queue: DispatchQueue(label: "facetrack.encode"))
             let stage = RenderStage(lanes: lanes, renderer: renderer, drawsHidden: job.overlay.anonymize != nil,
                                     frames: writer.framePool, pool: pool, state: state, clock: clock,
-                                    first: job.span?.encoded.lowerBound ?? first,
+                                    first: job.segment.map { $0.encoded.lowerBound - phase } ?? 0,
                                     next: { job in encoding.async { $0.accept(job) } })
             render = stage.accept
-            if let encoded = job.span?.encoded {
-                render = { job in encoded.contains(job.index) ? stage.accept(job) : finish.accept(job) }
+            if let encoded = job.segment?.encoded {
+                render = { job in encoded.contains(job.number) ? stage.accept(job) : finish.accept(job) }
             }
             encode = encoding
         }
@@ -127,10 +130,10 @@ struct PipelineBuilder {
             queue: DispatchQueue(label: "facetrack.track"))
         let analysis = AnalysisStage(lanes: lanes, every: job.detection.detectEvery,
                                      filter: DetectionFilter(maxFaces: job.detection.maxFaces), pool: pool, state: state,
-                                     clock: clock, first: first, next: { job in tracking.async { $0.accept(job) } })
+                                     clock: clock, phase: phase, next: { job in tracking.async { $0.accept(job) } })
         return VideoPipeline(input: input, state: state, clock: clock, inFlight: inFlight, lanes: lanes, planner: planner,
                              crops: crops, analysis: analysis, tracking: tracking, encode: encode, finish: finish,
-                             detectEvery: max(1, job.detection.detectEvery))
+                             detectEvery: max(1, job.detection.detectEvery), detectPhase: phase)
     }
 }
 
@@ -159,6 +162,8 @@ struct VideoPipeline {
     let encode: QueueBound<EncodeStage>?
     let finish: FinishStage
     let detectEvery: Int
+    /// Added to a frame's `index` before `detectEvery` counts (see `PipelineBuilder.build`).
+    let detectPhase: Int
     /// A shot boundary came since the last planned frame.
     var boundarySincePlan = false
 
@@ -198,7 +203,8 @@ struct VideoPipeline {
         encode?.sync { _ in }
         var failure = state.firstError
         if failure == nil, frames == 0 {
-            failure = state.stopRequested ? MediaError.stoppedBeforeFirstFrame(input.path) : MediaError.noFrames(input.path)
+            failure = state.stopRequested ? MediaError.stoppedBeforeFirstFrame(input.path)
+                : input.requestedSpan.map { MediaError.emptySpan(input.path, span: $0) } ?? MediaError.noFrames(input.path)
         }
         if let failure {
             encode?.sync { $0.discard() }
@@ -230,7 +236,7 @@ struct VideoPipeline {
     private mutating func start(_ job: FrameJob) {
         var job = job
         boundarySincePlan = boundarySincePlan || job.boundary != nil
-        guard job.index % detectEvery == 0 else { return analysis.accept(job) }
+        guard (job.index + detectPhase) % detectEvery == 0 else { return analysis.accept(job) }
         let cut = boundarySincePlan
         boundarySincePlan = false
         state.attempt { job.plan = try clock.time(.detect) { try planner?.plan(for: job, cut: cut, failed: { state.isFailed }) } }

@@ -52,18 +52,33 @@ enum FaceLabel {
     /// moved sideways into the frame when it fits; inside the box's top when there is no room above.
     static func draw<Surface: OverlaySurface>(trackID: Int?, confidence: Double, person: String? = nil,
                                               above box: PixelRect, on canvas: Surface) {
-        let scale = FaceLabel.scale(width: canvas.width, height: canvas.height)
         withUnsafeTemporaryAllocation(of: UInt8.self, capacity: capacity) { buffer in
             let count = format(trackID: trackID, confidence: confidence, person: person, into: buffer)
-            let plateWidth = (BitmapFont.textWidth(count: count) + 2) * scale
-            let plateHeight = (BitmapFont.glyphHeight + 2) * scale
-            var left = box.x0
-            if plateWidth <= canvas.width { left = min(max(left, 0), canvas.width - plateWidth) }
-            var top = box.y0 - plateHeight
-            if top < 0 { top = max(box.y0, 0) }
-            canvas.fill(PixelRect(x0: left, y0: top, x1: left + plateWidth, y1: top + plateHeight), color: plateColor)
-            BitmapFont.draw(UnsafeBufferPointer(rebasing: buffer[..<count]), x: left + scale, y: top + scale,
-                            scale: scale, color: textColor, on: canvas)
+            draw(UnsafeBufferPointer(rebasing: buffer[..<count]), above: box, on: canvas)
         }
+    }
+
+    /// Draws `text` (ASCII; letters outside the font as `?`, cut to `capacity`) as a label above `box`.
+    static func draw<Surface: OverlaySurface>(text: String, above box: PixelRect, on canvas: Surface) {
+        withUnsafeTemporaryAllocation(of: UInt8.self, capacity: capacity) { buffer in
+            var count = 0
+            for scalar in text.unicodeScalars.prefix(capacity) {
+                buffer[count] = scalar.isASCII ? UInt8(scalar.value) : UInt8(ascii: "?")
+                count += 1
+            }
+            draw(UnsafeBufferPointer(rebasing: buffer[..<count]), above: box, on: canvas)
+        }
+    }
+
+    private static func draw<Surface: OverlaySurface>(_ text: UnsafeBufferPointer<UInt8>, above box: PixelRect, on canvas: Surface) {
+        let scale = FaceLabel.scale(width: canvas.width, height: canvas.height)
+        let plateWidth = (BitmapFont.textWidth(count: text.count) + 2) * scale
+        let plateHeight = (BitmapFont.glyphHeight + 2) * scale
+        var left = box.x0
+        if plateWidth <= canvas.width { left = min(max(left, 0), canvas.width - plateWidth) }
+        var top = box.y0 - plateHeight
+        if top < 0 { top = max(box.y0, 0) }
+        canvas.fill(PixelRect(x0: left, y0: top, x1: left + plateWidth, y1: top + plateHeight), color: plateColor)
+        BitmapFont.draw(text, x: left + scale, y: top + scale, scale: scale, color: textColor, on: canvas)
     }
 }

@@ -14,6 +14,8 @@ public struct OverlayConfiguration: Sendable {
     public var maskScale: Double
     /// Colour of the `fill` anonymisation.
     public var fillColor: RenderColor
+    /// Draws the key of a visual diff's colours in the top-left corner of every frame.
+    package var legend = false
 
     /// The default `maskScale`.
     public static let defaultMaskScale = 1.3

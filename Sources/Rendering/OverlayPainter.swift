@@ -18,25 +18,40 @@ struct OverlayPainter {
             for face in hidden where face.masked { anonymizer.apply(to: face.display.bounds, on: surface) }
         }
         let kinds = configuration.kinds
-        guard !kinds.isEmpty else { return }
-        for face in faces { drawMarkers(face.display, on: surface, kinds: kinds) }
+        if !kinds.isEmpty {
+            for face in faces { drawMarkers(face.display, mark: face.diffMark, on: surface, kinds: kinds) }
+        }
         if kinds.contains(.labels) {
             for face in faces where face.display.bounds.isValid {
+                let box = boxPixels(face.display.bounds)
+                if let mark = face.diffMark {
+                    FaceLabel.draw(text: DiffStyle.label(mark, trackID: face.trackID, confidence: face.display.confidence),
+                                   above: box, on: surface)
+                    continue
+                }
                 // A masked face's name is not drawn: the mask would be pointless.
                 let person = configuration.anonymize != nil && face.masked ? nil : face.person
-                FaceLabel.draw(trackID: face.trackID, confidence: face.display.confidence, person: person,
-                               above: boxPixels(face.display.bounds), on: surface)
+                FaceLabel.draw(trackID: face.trackID, confidence: face.display.confidence, person: person, above: box, on: surface)
             }
         }
+        if configuration.legend { DiffStyle.drawLegend(on: surface) }
     }
 
-    /// Box, eyes and mouth of one face.
-    private func drawMarkers<Surface: OverlaySurface>(_ face: FaceObservation, on surface: Surface, kinds: Set<OverlayKind>) {
+    /// Box, eyes and mouth of one face; a diff's faces get their mark's colour (an ID switch a
+    /// second, outer box).
+    private func drawMarkers<Surface: OverlaySurface>(_ face: FaceObservation, mark: DiffMark?, on surface: Surface,
+                                                      kinds: Set<OverlayKind>) {
         guard face.bounds.isValid else { return }
         if kinds.contains(.boxes) {
-            let color = configuration.boxColor ?? (face.hasSmile == true ? .green : .red)
+            let color = mark.map(DiffStyle.color) ?? configuration.boxColor ?? (face.hasSmile == true ? .green : .red)
             let thickness = OverlayRenderer.boxThickness(width: surface.width, height: surface.height)
-            surface.stroke(boxPixels(face.bounds), thickness: thickness, color: color)
+            let box = boxPixels(face.bounds)
+            surface.stroke(box, thickness: thickness, color: color)
+            if case .switched = mark {
+                let ring = 2 * thickness
+                surface.stroke(PixelRect(x0: box.x0 - ring, y0: box.y0 - ring, x1: box.x1 + ring, y1: box.y1 + ring),
+                               thickness: thickness, color: DiffStyle.switchColor)
+            }
         }
         let drawEyes = kinds.contains(.eyes), drawMouth = kinds.contains(.mouth)
         guard drawEyes || drawMouth else { return }
@@ -85,6 +100,6 @@ struct OverlayPainter {
     /// Every colour `paint` can draw with this configuration, so a surface can convert them up front.
     var colors: [RenderColor] {
         [configuration.boxColor ?? .red, .red, .green, .magenta, .cyan, FaceLabel.plateColor, FaceLabel.textColor,
-         configuration.fillColor]
+         configuration.fillColor] + DiffStyle.colors
     }
 }

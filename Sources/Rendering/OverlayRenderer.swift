@@ -23,7 +23,7 @@ public struct OverlayRenderer: FrameRenderer {
     /// Draws the overlays for `faces` onto `image` in place, and anonymises `hidden` faces too.
     /// With no faces the frame is untouched.
     public func render(_ faces: [TrackedFace], hiding hidden: [TrackedFace], on image: BGRAImage) {
-        guard !faces.isEmpty || !hidden.isEmpty, !image.isEmpty else { return }
+        guard !faces.isEmpty || !hidden.isEmpty || configuration.legend, !image.isEmpty else { return }
         OverlayPainter(configuration: configuration).paint(faces, hiding: hidden, on: Canvas(image, eyeSprite: configuration.eyeSprite))
         image.contentsDidChange()
     }

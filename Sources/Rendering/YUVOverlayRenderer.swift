@@ -41,7 +41,7 @@ package struct YUVOverlayRenderer: Sendable {
     /// in another encoding is drawn correctly too, converting the colours for that call only.
     package func render(_ faces: [TrackedFace], hiding hidden: [TrackedFace] = [], on image: YUVImage,
                         orientation: ImageOrientation = .up) {
-        guard !faces.isEmpty || !hidden.isEmpty else { return }
+        guard !faces.isEmpty || !hidden.isEmpty || configuration.legend else { return }
         guard image.encoding == encoding else {
             YUVOverlayRenderer(configuration: configuration, encoding: image.encoding)
                 .render(faces, hiding: hidden, on: image, orientation: orientation)

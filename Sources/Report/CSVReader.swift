@@ -2,7 +2,9 @@ import FaceCore
 import Foundation
 
 /// A CSV file read as bytes (RFC 4180 quoting, LF or CRLF line ends, an optional UTF-8 byte-order
-/// mark), record by record, with typed access to fields by column name.
+/// mark), record by record, with typed access to fields by column name. Numbers are bounded by
+/// their column (`ValueBounds`); every error names the file, the line and the column. The reader
+/// of `facetrack report` and of `facetrack render`'s tracks (`TrackFile`).
 ///
 /// Byte-level, since a report reads 100,000-row files in well under a second; the Evaluation
 /// module's reader works on `String` characters and is internal to it.
@@ -41,6 +43,15 @@ package struct CSVReader {
         guard names.contains(where: { !$0.isEmpty }) else { throw ReportError.empty(path) }
         header = names
         for (i, name) in names.enumerated() where columnIndex[name] == nil { columnIndex[name] = i }
+    }
+
+    /// Parses CSV bytes that have no header row (MOTChallenge text), reading their fields as `columns`.
+    package init(bytes: [UInt8], path: String, columns: [String]) {
+        self.path = path
+        self.bytes = bytes
+        position = bytes.starts(with: [0xEF, 0xBB, 0xBF]) ? 3 : 0
+        header = columns
+        for (i, name) in columns.enumerated() where columnIndex[name] == nil { columnIndex[name] = i }
     }
 
     /// The index of a column, nil when the header lacks it.
@@ -101,7 +112,8 @@ package struct CSVReader {
             }
         }
         guard value.isFinite else {
-            throw ReportError.badRow(path, line: line, reason: "\(name) '\(string(field).trimmingCharacters(in: .whitespaces))' is not a number")
+            throw ReportError.badValue(path, line: line, column: field + 1,
+                                       reason: "\(name) '\(string(field).trimmingCharacters(in: .whitespaces))' is not a number")
         }
         try checkRange(value, field: field, name)
         return value
@@ -124,12 +136,16 @@ package struct CSVReader {
             if b >= 0x30 && b <= 0x39, digits < 18 { value = value * 10 + Int(b - 0x30); digits += 1 }
             else if b == 0x2D && digits == 0 && !negative { negative = true }
             else if b == 0x20 || b == 0x09 { continue }
-            else { throw ReportError.badRow(path, line: line, reason: "\(name) '\(string(field))' is not a whole number") }
+            else { throw notWholeNumber(field, name) }
         }
-        guard digits > 0 else { throw ReportError.badRow(path, line: line, reason: "\(name) '\(string(field))' is not a whole number") }
+        guard digits > 0 else { throw notWholeNumber(field, name) }
         let number = negative ? -value : value
         try checkRange(Double(number), field: field, name)
         return number
+    }
+
+    private func notWholeNumber(_ field: Int, _ name: String) -> ReportError {
+        .badValue(path, line: line, column: field + 1, reason: "\(name) '\(string(field))' is not a whole number")
     }
 
     /// Splits the next record into field ranges; false at the end of the bytes.

@@ -1,4 +1,4 @@
-/// Why a report cannot be made: one line naming the file.
+/// Why a report cannot be made, or a tracks file read (`CSVReader`): one line naming the file.
 package enum ReportError: Error, CustomStringConvertible, Sendable {
     /// The file cannot be read.
     case unreadable(String, reason: String)

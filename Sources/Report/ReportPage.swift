@@ -35,7 +35,7 @@ package enum ReportPage {
         var h = "<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n"
         h += "<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\n"
         h += "<meta name=\"generator\" content=\"facetrack report\">\n"
-        h += "<title>Faces in \(HTMLText.escape(name)) - FaceTrack report</title>\n<style>\n\(ReportStyle.css)\n</style>\n</head>\n<body>\n"
+        h += "<title>Faces in \(HTMLText.escape(name)) - FaceTrack report</title>\n<style>\n\(ReportStyle.css)\n\(ReviewPanel.css)\n</style>\n</head>\n<body>\n"
         h += header(model: model, details: details, name: name)
         h += "<section id=\"timeline-section\">\n<h2>Timeline <span class=\"controls\" hidden>zoom "
         h += "<button type=\"button\" data-zoom=\"out\">&minus;</button><button type=\"button\" data-zoom=\"reset\">1&times;</button>"
@@ -45,6 +45,7 @@ package enum ReportPage {
         h += "(hover a bar for its times)</p>\n"
         h += "<div class=\"scroll\">\n" + TimelineSVG(model: model).render() + "\n</div>\n</section>\n"
         h += table(model: model, thumbnails: thumbnails)
+        h += ReviewPanel.html(tracksFile: details.tracksFile)
         h += "<section id=\"plots\">\n<h2>Plots</h2>\n<div class=\"plots\">\n"
         h += PlotsSVG.facesOverTime(model) + "\n" + PlotsSVG.trackLengths(model) + "\n" + PlotsSVG.confidences(model)
         h += "\n</div>\n</section>\n"
@@ -57,7 +58,7 @@ package enum ReportPage {
             h += "click to close</figcaption></figure></a></div>\n"
         }
         h += "<footer>Made by facetrack report. Times are the video's presentation times; boxes and crops are in the upright frame.</footer>\n"
-        h += "<script>\n\(ReportStyle.script)\n</script>\n</body>\n</html>\n"
+        h += "<script>\n\(ReportStyle.script)\n\(ReviewPanel.script)\n</script>\n</body>\n</html>\n"
         return h
     }
 
@@ -94,7 +95,8 @@ package enum ReportPage {
         if attributes.closed { h += "<th>eyes closed</th>" }
         h += "</tr></thead>\n<tbody>\n"
         for track in model.tracks {
-            h += "<tr id=\"track-\(track.id)\" class=\"track\" data-track=\"\(track.id)\"><td class=\"l\">"
+            h += "<tr id=\"track-\(track.id)\" class=\"track\" data-track=\"\(track.id)\" data-first=\"\(track.firstFrame)\" "
+            h += "data-last=\"\(track.lastFrame)\" data-person=\"\(HTMLText.escape(track.person ?? ""))\"><td class=\"l\">"
             if let thumbnail = thumbnails[track.id] {
                 h += "<a href=\"#face-\(track.id)\"><img class=\"thumb\" alt=\"track \(track.id)\" "
                 h += "width=\"\(Thumbnails.smallSide)\" height=\"\(Thumbnails.smallSide)\" "

@@ -79,7 +79,7 @@ package struct SegmentRunner {
         let own = plan.segments[segment]
         let readEnd = min(own.endFrame + tailFrames, plan.frames)
         var run = job
-        run.span = JobSpan(read: ReadSpan(keyframePTS: own.decodePTS, keyframeDTS: own.decodeDTS, firstIndex: own.decodeFrame,
+        run.segment = JobSpan(read: ReadSpan(keyframePTS: own.decodePTS, keyframeDTS: own.decodeDTS, firstIndex: own.decodeFrame,
                                           frameCount: readEnd - own.decodeFrame),
                            encoded: own.startFrame..<own.endFrame)
         let videoPart = job.outputs.video.map { files.video(segment, pathExtension: ($0 as NSString).pathExtension.lowercased()) }

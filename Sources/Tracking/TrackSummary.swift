@@ -34,6 +34,26 @@ public struct TrackSummary: Sendable, Equatable, Codable {
         self.detectedFrameCount = detectedFrameCount
         self.meanConfidence = meanConfidence
     }
+
+    private enum CodingKeys: String, CodingKey {
+        case id, firstFrame, lastFrame, firstTime, lastTime, frameCount, detectedFrameCount, meanConfidence, person,
+             personDistance
+    }
+
+    /// Every key but `personDistance` is written, `person` as `null` for a track no one is named for.
+    public func encode(to encoder: Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode(id, forKey: .id)
+        try container.encode(firstFrame, forKey: .firstFrame)
+        try container.encode(lastFrame, forKey: .lastFrame)
+        try container.encode(firstTime, forKey: .firstTime)
+        try container.encode(lastTime, forKey: .lastTime)
+        try container.encode(frameCount, forKey: .frameCount)
+        try container.encode(detectedFrameCount, forKey: .detectedFrameCount)
+        try container.encode(meanConfidence, forKey: .meanConfidence)
+        try container.encode(person, forKey: .person)
+        try container.encodeIfPresent(personDistance, forKey: .personDistance)
+    }
 }
 
 /// The tracker's totals plus one summary per confirmed track, as written by `TrackSummaryWriter`.

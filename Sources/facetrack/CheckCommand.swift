@@ -1,6 +1,8 @@
 import Evaluation
 import FaceTrack
 import Foundation
+import Pipeline
+import Report
 
 /// `facetrack check [MANIFEST]`: runs `process` on reference clips, scores them against their truth
 /// and fails when a metric misses its threshold.
@@ -11,11 +13,14 @@ enum CheckCommand: Command {
     static let startsWorkers = true
     static let junit = Option.output("--junit", "FILE", help: "also write a JUnit XML report (one test case per clip)")
     static let updateGolden = Flag("--update-golden", help: "store this run's tracks CSVs as the accepted outputs")
-    static let options = [junit.spec, updateGolden.spec, CommonFlags.help.spec]
+    static let diff = Option.text("--diff", "DIR",
+                                  help: "for each clip that fails: DIR/NAME.diff.mp4 (render --truth's visual diff), DIR/NAME.csv\n"
+                                      + "(its tracks) and DIR/NAME.html (their report page), a CI artifact of what went wrong")
+    static let options = [junit.spec, updateGolden.spec, diff.spec, CommonFlags.help.spec]
 
     static var help: String {
     """
-    USAGE: facetrack check [MANIFEST] [--junit FILE] [--update-golden]
+    USAGE: facetrack check [MANIFEST] [--junit FILE] [--update-golden] [--diff DIR]
 
     Runs `process` on every clip of MANIFEST (default samples/manifest.json) with the clip's own
     options, scores the tracks against the clip's truth (as `facetrack eval`) and prints one line
@@ -30,6 +35,8 @@ enum CheckCommand: Command {
     mean_iou, average_precision, mota, motp, idf1, idp, idr, true_positives, mostly_tracked, and a
     maximum for false_positives, misses, eye_error, id_switches, fragmentations, mostly_lost,
     predicted_tracks, untracked_predictions.
+    With --diff DIR, each failing clip leaves NAME.diff.mp4 (matched faces green, missed truth faces
+    red, false detections yellow, ID switches ringed magenta), NAME.csv and NAME.html in DIR.
 
     OPTIONS:
     \(options.map(\.helpEntry).joined(separator: "\n"))
@@ -43,6 +50,7 @@ enum CheckCommand: Command {
         // What check reads: no output (--junit, a golden file) may name one.
         let inputs = [manifest.path] + manifest.entries.flatMap { [$0.clip, $0.truth] }
         let junitPath = try arguments.value(junit)
+        let diffFolder = try arguments.value(diff)
         if let junitPath, let input = inputs.first(where: { AtomicOutput.sameFile($0, junitPath) }) {
             throw AtomicOutputError.namesReadFile(junitPath, role: "\(input) (read by check)")
         }
@@ -64,6 +72,10 @@ enum CheckCommand: Command {
             } catch let caught {
                 error = "\(caught)"
             }
+            if let diffFolder, error == nil, !failures.isEmpty {
+                let made = writeDiff(entry, csv: csv, folder: diffFolder)
+                note += (note.isEmpty ? "" : "; ") + made
+            }
             let seconds = Date().timeIntervalSince(started)
             let status = error == nil && failures.isEmpty ? "PASS" : "FAIL"
             var line = "\(status) \(entry.name): "
@@ -81,6 +93,29 @@ enum CheckCommand: Command {
         let failed = cases.filter { $0.error != nil || !$0.failures.isEmpty }.count
         print("check: \(cases.count) clips, \(cases.count - failed) passed, \(failed) failed")
         return failed == 0 ? 0 : 1
+    }
+
+    /// The visual diff, the tracks and their report page of a failed clip in `folder`; says what
+    /// it wrote (or why it could not).
+    private static func writeDiff(_ entry: CheckManifest.Entry, csv: String, folder: String) -> String {
+        let base = URL(fileURLWithPath: folder).appendingPathComponent(entry.name).path
+        do {
+            try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+            var overlay = OverlayConfiguration()
+            overlay.kinds = [.boxes, .labels]
+            var render = RenderJob(input: entry.clip, tracks: csv, output: base + ".diff.mp4", overlay: overlay)
+            render.truth = entry.truth
+            render.iouThreshold = entry.iou
+            _ = try render.run()
+            if AtomicOutput.sameFile(csv, base + ".csv") == false {
+                try? FileManager.default.removeItem(atPath: base + ".csv")
+                try FileManager.default.copyItem(atPath: csv, toPath: base + ".csv")
+            }
+            _ = try ReportBuilder.fromCSV(base + ".csv", video: entry.clip, summary: nil, output: base + ".html")
+            return "diff in \(base).diff.mp4, \(base).html"
+        } catch {
+            return "no diff: \(error)"
+        }
     }
 
     /// A new folder only this user can enter, under the temporary folder.

@@ -33,7 +33,8 @@ enum Tool {
     /// Every command, in the order the usage lists them.
     static let commands: [any Command.Type] = [ProcessCommand.self, DetectCommand.self, EvalCommand.self, CheckCommand.self,
                                                BatchCommand.self, MergeResultsCommand.self, ReportCommand.self,
-                                               FindCommand.self, SplitPlanCommand.self, StitchCommand.self]
+                                               FindCommand.self, RenderCommand.self, ApplyEditsCommand.self,
+                                               SplitPlanCommand.self, StitchCommand.self]
 
     static var usage: String {
         let width = commands.map { $0.synopsis.count }.max() ?? 0

@@ -7,7 +7,8 @@ enum ProcessCommand: Command {
     static let synopsis = "process INPUT [-o OUT] [--csv FILE]"
     static let summary = "overlay faces on a video and/or export face tracks as CSV"
     static let startsWorkers = true
-    static let options = OutputOptions.options + JobOptions.options + SegmentOptions.options + [CommonFlags.quiet.spec, CommonFlags.stats.spec, CommonFlags.help.spec]
+    static let options = OutputOptions.options + SpanOptions.options + JobOptions.options + SegmentOptions.options
+        + [CommonFlags.quiet.spec, CommonFlags.stats.spec, CommonFlags.help.spec]
 
     static var help: String {
         """
@@ -18,6 +19,9 @@ enum ProcessCommand: Command {
 
         OUTPUTS:
         \(OutputOptions.help)
+
+        SPAN:
+        \(SpanOptions.help)
 
         \(JobOptions.help())
 
@@ -36,6 +40,7 @@ enum ProcessCommand: Command {
           facetrack process party.mp4 -o party-hearts.mp4 --overlay boxes,eyes,labels --eye-sprite heart
           facetrack process street.mp4 -o street-anon.mp4 --anonymize blur --overlay none
           facetrack process talk.mp4 --csv talk.csv --attributes all --landmarks talk-mesh.csv
+          facetrack process hearing.mp4 -o part.mp4 --json part.jsonl --start 1:30:00 --end 1:35:00
           facetrack process hearing.mp4 --jobs 4 -o hearing-faces.mp4 --csv hearing.csv
         """
     }
@@ -48,11 +53,12 @@ enum ProcessCommand: Command {
         }
         let quiet = arguments.isSet(CommonFlags.quiet)
         var job = try JobOptions(arguments).job(input: arguments.positionals[0], outputs: try OutputOptions(arguments).outputs)
+        job.span = try SpanOptions(arguments).span
         job.notice = { Console.warn($0) }
         if let status = try SegmentOptions.run(arguments, job: job, quiet: quiet) { return status }
         // Said even with --quiet: a whole run that writes nothing is worth one line.
         if job.outputs.isEmpty {
-            Console.warn("no -o, --csv, --mot, --tracks-summary, --landmarks or --report given: faces are counted but nothing is written")
+            Console.warn("no -o, --csv, --json, --mot, --tracks-summary, --landmarks or --report given: faces are counted but nothing is written")
         }
 
         let stop = StopSignal()

@@ -118,4 +118,21 @@ final class CheckCommandTests: XCTestCase {
         XCTAssertEqual(usage.status, 2)
         XCTAssertTrue(usage.stderr.contains("eval needs --pred FILE"), usage.stderr)
     }
+
+    /// `check --diff DIR`: a failing clip leaves its visual diff, tracks and report page; a passing one nothing.
+    func testDiffFolderHoldsTheFailingClipsDiffVideoTracksAndReport() throws {
+        let folder = try TemporaryFolder()
+        try cut(into: folder, truthName: "good.csv")
+        try cut(into: folder, shift: 50, truthName: "moved.csv")
+        let path = try manifest(folder, truths: [("good", "good.csv"), ("moved", "moved.csv")])
+        let diff = folder.file("artifacts")
+        let result = try Tools.run(Tools.facetrack, ["check", path, "--diff", diff])
+        XCTAssertEqual(result.status, 1, result.stdout + result.stderr)
+        XCTAssertTrue(result.stdout.contains("diff in \(diff)/moved.diff.mp4, \(diff)/moved.html"), result.stdout)
+        XCTAssertEqual((try? FileManager.default.contentsOfDirectory(atPath: diff))?.sorted(),
+                       ["moved.csv", "moved.diff.mp4", "moved.html"])
+        XCTAssertEqual(try Tools.videoFrameTimes(diff + "/moved.diff.mp4").count, 2)
+        let page = try String(contentsOfFile: diff + "/moved.html", encoding: .utf8)
+        XCTAssertTrue(page.contains("<html"), "a report page")
+    }
 }

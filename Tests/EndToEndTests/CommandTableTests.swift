@@ -5,8 +5,8 @@ import XCTest
 /// The commands come from one table: the usage lists each, each has a `--help` (also when other
 /// arguments come first, before `--`), and an unknown command names them all.
 final class CommandTableTests: XCTestCase {
-    private let names = ["process", "detect", "eval", "check", "batch", "merge-results", "report", "find", "split-plan",
-                         "stitch"]
+    private let names = ["process", "detect", "eval", "check", "batch", "merge-results", "report", "find", "render",
+                         "apply-edits", "split-plan", "stitch"]
 
     func testUsageHelpAndUnknownCommandNameTheSameCommands() throws {
         let usage = try Tools.run(Tools.facetrack, ["--help"])

@@ -37,11 +37,11 @@ final class InputErrorTests: XCTestCase {
     }
 
     func testWrongTypes() {
-        XCTAssertEqual(parseError(header + "\n0,0,1,abc,2,30,40,0.9,,,,\n"), "t.csv:2: x 'abc' is not a number")
+        XCTAssertEqual(parseError(header + "\n0,0,1,abc,2,30,40,0.9,,,,\n"), "t.csv:2:4: x 'abc' is not a number")
         XCTAssertEqual(parseError(header + "\n0,0,1,1,2,30,40,0.9,,,,\n0.5,0,1,1,2,30,40,0.9,,,,\n"),
-                       "t.csv:3: frame '0.5' is not a whole number")
-        XCTAssertEqual(parseError(header + "\n0,0,x1,1,2,30,40,0.9,,,,\n"), "t.csv:2: track_id 'x1' is not a whole number")
-        XCTAssertEqual(parseError(header + "\n0,0,1,nan,2,30,40,0.9,,,,\n"), "t.csv:2: x 'nan' is not a number")
+                       "t.csv:3:1: frame '0.5' is not a whole number")
+        XCTAssertEqual(parseError(header + "\n0,0,x1,1,2,30,40,0.9,,,,\n"), "t.csv:2:3: track_id 'x1' is not a whole number")
+        XCTAssertEqual(parseError(header + "\n0,0,1,nan,2,30,40,0.9,,,,\n"), "t.csv:2:4: x 'nan' is not a number")
         XCTAssertEqual(parseError(header + "\n-1,0,1,1,2,30,40,0.9,,,,\n"), "t.csv:2:1: frame '-1' is out of range (0 to 1e10)")
     }
 

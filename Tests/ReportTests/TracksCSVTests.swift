@@ -51,9 +51,9 @@ final class TracksCSVTests: XCTestCase {
 
     func testBadValueNamesLineAndColumn() {
         let text = Self.header + "\n0,0,1,1,1,5,5,1,,,,,,detected\n1,0.04,1,1,one,5,5,1,,,,,,detected\n"
-        XCTAssertThrowsError(try rows(text)) { XCTAssertEqual("\($0)", "t.csv: line 3: y 'one' is not a number") }
+        XCTAssertThrowsError(try rows(text)) { XCTAssertEqual("\($0)", "t.csv: line 3, column 5: y 'one' is not a number") }
         XCTAssertThrowsError(try rows(Self.header + "\nx,0,1,1,1,5,5,1,,,,,,detected\n")) {
-            XCTAssertEqual("\($0)", "t.csv: line 2: frame 'x' is not a whole number")
+            XCTAssertEqual("\($0)", "t.csv: line 2, column 1: frame 'x' is not a whole number")
         }
     }
 

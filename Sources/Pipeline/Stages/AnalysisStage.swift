@@ -15,19 +15,22 @@ final class AnalysisStage: Sendable {
     private let state: RunState
     private let inOrder: Reorderer<FrameJob>
     private let every: Int
+    /// Added to a frame's place before `every` counts.
+    private let phase: Int
     private let filter: DetectionFilter
     private let clock: StageClock
     private let imagePool: ImagePool
     /// Passes run, by kind, and crops or tiles that failed and fell back to a whole-frame pass.
     private let counts = Mutex((passes: DetectionPassCounts(), fallbacks: 0))
 
-    /// Detects on every `every`-th frame, keeps what `filter` keeps, hands frames to `next` in order
-    /// from frame `first`.
+    /// Detects on every `every`-th frame (counting from `-phase`: a segment counts by its frames'
+    /// numbers in the whole video), keeps what `filter` keeps, hands frames to `next` in order.
     init(lanes: LanePool<Lane>, every: Int, filter: DetectionFilter, pool: ImagePool, state: RunState, clock: StageClock,
-         first: Int = 0, next: @escaping FrameHandoff) {
+         phase: Int = 0, next: @escaping FrameHandoff) {
         self.pool = lanes
         self.state = state
-        inOrder = Reorderer(first: first, emit: next)
+        self.phase = phase
+        inOrder = Reorderer(emit: next)
         self.clock = clock
         self.every = max(1, every)
         self.filter = filter
@@ -37,7 +40,7 @@ final class AnalysisStage: Sendable {
     /// A frame planned at once (full detection, or no detection on this frame): all on one lane.
     func accept(_ job: FrameJob) {
         var job = job
-        let detects = job.index % every == 0
+        let detects = (job.index + phase) % every == 0
         job.found = FoundFaces(parts: 1)
         run(job, passes: detects ? (job.plan ?? Self.nativePlan(job)).passes : nil)
     }
@@ -120,7 +123,7 @@ final class AnalysisStage: Sendable {
             $0.fallbacks += fallbacks
         }
         var faces = merger.merged()
-        lane.invalidDetections += try filter.keep(&faces, frame: job.index, detector: detector.name)
+        lane.invalidDetections += try filter.keep(&faces, frame: job.number, detector: detector.name)
         if let analyzer = lane.analyzer {
             let converter = lane.converter
             let upright = try clock.time(.convert) { try job.uprightImage(converter: converter, pool: imagePool) }

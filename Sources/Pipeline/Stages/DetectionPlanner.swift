@@ -15,10 +15,11 @@ struct DetectionPlanner {
     private let configuration: SchedulerConfiguration
     private let board: ForecastBoard?
     private var scheduler: DetectionScheduler?
-    /// The last frame that started a shot (forecasts made before it say nothing about it); the
-    /// first frame (0, or a segment's first) counts as one.
+    /// The last frame that started a shot, by its place in the run (`FrameJob.index`, as the board
+    /// counts): forecasts made before it say nothing about it; the first frame counts as one.
     private var lastCut: Int?
-    /// The frames shot boundaries were marked on, in order (a segment's stitch needs them).
+    /// The frames shot boundaries were marked on, in order, by their numbers in the whole video (a
+    /// segment's stitch needs them).
     private(set) var cutFrames: [Int] = []
 
     init(geometry: DetectionGeometry, configuration: SchedulerConfiguration, board: ForecastBoard?) {
@@ -39,7 +40,7 @@ struct DetectionPlanner {
         let upright = job.orientation.uprightSize(width: job.frame.width, height: job.frame.height)
         if cut || lastCut == nil {
             lastCut = job.index
-            if cut { cutFrames.append(job.index) }
+            if cut { cutFrames.append(job.number) }
         }
         let lastCut = self.lastCut ?? job.index
         // Full detection looks at the whole frame; a cut still ends every track.

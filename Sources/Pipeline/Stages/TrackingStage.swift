@@ -105,7 +105,7 @@ final class TrackingStage {
         state.attempt { rows = clock.time(.track) { track(&job) } }
         if let board { board.post(after: job.index) { [tracker = serial.tracker] in tracker?.forecast(steps: $0) ?? [] } }
         serial.accepted += 1
-        let leaving = serial.buffer.push(frame: job.index, time: job.time, rows: rows, payload: job)
+        let leaving = serial.buffer.push(frame: job.number, time: job.time, rows: rows, payload: job)
         if let backfill { clock.time(.detect) { lookBack(for: rows, with: backfill) } }
         clock.time(.track) { for out in leaving { write(out) } }
         flushIfComplete()
@@ -160,9 +160,9 @@ final class TrackingStage {
         }
         var rows: [TrackedFace]
         if let plan = job.plan {
-            rows = tracker.update(frame: job.index, time: job.time, detections: job.detections, coverage: plan.covers)
+            rows = tracker.update(frame: job.number, time: job.time, detections: job.detections, coverage: plan.covers)
         } else {
-            rows = tracker.update(frame: job.index, time: job.time, detections: job.detections)
+            rows = tracker.update(frame: job.number, time: job.time, detections: job.detections)
         }
         if let identity = serial.identity {
             state.attempt { try identity.resolve(&rows, job: &job, live: Set(tracker.forecast(steps: 0).map(\.serial))) }
@@ -194,11 +194,11 @@ final class TrackingStage {
         for i in job.faces.indices { job.faces[i].shot = job.shot }
         for i in job.hidden.indices { job.hidden[i].shot = job.shot }
         state.attempt {
-            serial.smoothing?.smooth(&job.faces, frame: job.index, time: job.time)
-            serial.faceProcessor?.process(&job.faces, frame: job.index)
-            statistics.add(frame: job.index, time: job.time, rows: job.faces)
+            serial.smoothing?.smooth(&job.faces, frame: job.number, time: job.time)
+            serial.faceProcessor?.process(&job.faces, frame: job.number)
+            statistics.add(frame: job.number, time: job.time, rows: job.faces)
             faceCount += job.faces.count
-            for output in serial.outputs { try output.write(frame: job.index, time: job.time, faces: job.faces) }
+            for output in serial.outputs { try output.write(frame: job.number, time: job.time, faces: job.faces) }
         }
         next(job)
     }

@@ -10,20 +10,23 @@ struct OutputOptions: OptionGroup {
     static let tracksSummary = Option.output(
         "--tracks-summary", "FILE",
         help: "also write a JSON list of tracks (first/last frame, frame count, mean confidence)")
+    static let json = Option.output("--json", "FILE",
+                                    help: "per-frame face tracks as JSON Lines: one object per face and frame, the CSV's fields")
     static let landmarks = Option.output(
         "--landmarks", "FILE", help: "the 468 face-mesh points of each detected face as CSV (frame,track_id,point,x,y)")
 
     static let report = Option.output(
         "--report", "FILE", help: "a self-contained HTML report of the run (timeline, thumbnails, plots), written at the end")
 
-    static let options = [video, csv, mot, tracksSummary, landmarks, report].map(\.spec)
+    static let options = [video, csv, json, mot, tracksSummary, landmarks, report].map(\.spec)
 
     let outputs: JobOutputs
 
     init(_ arguments: ParsedArguments) throws {
         outputs = JobOutputs(video: try arguments.value(Self.video), csv: try arguments.value(Self.csv),
                              mot: try arguments.value(Self.mot), tracksSummary: try arguments.value(Self.tracksSummary),
-                             landmarks: try arguments.value(Self.landmarks), report: try arguments.value(Self.report))
+                             landmarks: try arguments.value(Self.landmarks), report: try arguments.value(Self.report),
+                             json: try arguments.value(Self.json))
     }
 }
 

@@ -24,6 +24,10 @@ struct SegmentOptions: OptionGroup {
             if planPath != nil { throw UsageError("--plan goes with --segment K or --jobs N") }
             return nil
         case (_?, _?): throw UsageError("give --segment or --jobs, not both")
+        case _ where job.span != nil:
+            throw UsageError("--start/--end cannot be combined with --segment or --jobs: a split plan's segments cover the whole video")
+        case _ where job.outputs.json != nil:
+            throw UsageError("--json is not written by --segment or --jobs (stitch joins CSV): use --csv")
         case let (k?, nil):
             guard let planPath else { throw UsageError("--segment needs --plan PLAN (made by facetrack split-plan)") }
             return try runSegment(k, planPath: planPath, job: job, quiet: quiet)
