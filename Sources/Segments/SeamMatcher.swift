@@ -136,10 +136,16 @@ package struct IdentityAssigner {
         func free(_ identity: Int, for track: Track) -> Bool {
             !identities[identity].spans.contains { $0.overlaps(track.first...track.last) }
         }
-        for match in matches {
+        // One to one: an earlier track continues at most one later track (the one whose boxes agree
+        // on the most frames). Two tracks the later segment told apart stay apart: the earlier
+        // segment saw the second one only in its tail, whose identities it decided on the least
+        // evidence (a face that turns into another person is split only once enough is seen).
+        var continued = Set<Int>()
+        for match in matches where !continued.contains(match.earlier) {
             guard let track = byID[match.later], result[track.id] == nil, let identity = previous[match.earlier],
                   free(identity, for: track) else { continue }
             take(identity, for: track)
+            continued.insert(match.earlier)
             continuedByBoxes += 1
         }
         for track in tracks.sorted(by: { ($0.first, $0.id) < ($1.first, $1.id) }) where result[track.id] == nil {
