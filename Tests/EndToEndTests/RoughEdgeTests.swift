@@ -160,6 +160,7 @@ final class RoughEdgeTests: XCTestCase {
         XCTAssertEqual(run.status, 0, run.stderr)
         XCTAssertLessThan(Int(run.stderr.split(separator: "\n").last ?? "") ?? .max, 450_000, "peak kB: \(run.stderr)")
         XCTAssertLessThan(seconds, 20, "seconds")
-        XCTAssertTrue(try String(contentsOfFile: folder.file("t.csv"), encoding: .utf8).contains(",grace\n"))
+        // The person column, then the shot column (issue 28) at the end.
+        XCTAssertTrue(try String(contentsOfFile: folder.file("t.csv"), encoding: .utf8).contains(",grace,0\n"))
     }
 }
