@@ -131,6 +131,9 @@ final class RenderCommandTests: XCTestCase {
              "t.csv: line 3, column 6: width 'forty' is not a number"),
             (Self.header + "\n" + row(0, 1, 10, 10) + "\n" + row(80, 1, 10, 10) + "\n",
              "t.csv: line 3, column 1: frame 80 is beyond the video (\(clip) has 50 frames, 0-49)"),
+            // One past the last frame: the container's count may be one off, so this is found after reading.
+            (Self.header + "\n" + row(0, 1, 10, 10) + "\n" + row(50, 1, 10, 10) + "\n",
+             "t.csv: line 3, column 1: frame 50 is beyond the video (\(clip) has 50 frames, 0-49)"),
             (Self.header + "\n" + row(2, 1, 500, 10) + "\n",
              "t.csv: line 2, column 4: box at 500.00,10.00 size 40.00x40.00 lies outside the 320x240 frame of \(clip)"),
             ("1,1,abc,10,40,40,1,-1,-1,-1\n", "t.txt: line 1, column 3: x 'abc' is not a number"),

@@ -244,7 +244,7 @@ struct Case {
 /// Case `index` of the run: the same for the same seed, whatever came before.
 func makeCase(_ index: Int, seed: UInt64, seeds: Seeds) -> Case {
     var random = Random(seed: (seed &+ 1) &* 0x9E37_79B9_7F4A_7C15 ^ UInt64(index) &* 0xD1B5_4A32_D192_ED03)
-    let targets = ["media", "media", "media", "tracks", "truth", "detect", "results", "manifest", "known", "models"]
+    let targets = ["media", "media", "media", "tracks", "truth", "detect", "results", "manifest", "known", "models", "render"]
     var c = Case(target: random.pick(targets))
     let video = ["-o", "out.mp4", "--csv", "out.csv"]
     switch c.target {
@@ -260,6 +260,20 @@ func makeCase(_ index: Int, seed: UInt64, seeds: Seeds) -> Case {
         c.files["t.csv"] = Array(mutateText(seeds.tracksCSV, &random).utf8)
         c.arguments = ["report", "t.csv", "-o", "out.html", "-q"] + (random.chance(40) ? ["--video", "\(seeds.folder)/seed.mp4"] : [])
         c.outputs = ["out.html"]
+    case "render":
+        // A tracks CSV or MOTChallenge text drawn on the seed clip, with or without gaps filled, maybe with edits.
+        let mot = "1,1,20,10,30,30,0.9,-1,-1,-1\n3,1,24,10,30,30,0.9,-1,-1,-1\n2,2,60,12,20,20,0.7,-1,-1,-1\n"
+        c.files["t.csv"] = Array(mutateText(random.chance(30) ? mot : seeds.tracksCSV, &random).utf8)
+        c.links["seed.mp4"] = "\(seeds.folder)/seed.mp4"
+        c.arguments = ["render", "seed.mp4", "--tracks", "t.csv", "-o", "out.mp4", "-q"] + (random.chance(40) ? ["--interpolate"] : [])
+            + (random.chance(30) ? ["--anonymize", "blur"] : [])
+        if random.chance(30) {
+            let edits = "{\"format\": \"facetrack-edits\", \"version\": 1, \"edits\": [{\"op\": \"split\", \"track\": 1, "
+                + "\"frame\": 2, \"new_track\": 7}, {\"op\": \"mask\", \"track\": 2}, {\"op\": \"rename\", \"track\": 7, \"person\": \"x\"}]}"
+            c.files["e.json"] = Array(mutateText(edits, &random).utf8)
+            c.arguments += ["--edits", "e.json"]
+        }
+        c.outputs = ["out.mp4"]
     case "truth":
         c.files["t.csv"] = Array(mutateText(seeds.truthCSV, &random).utf8)
         c.files["p.csv"] = Array(seeds.tracksCSV.utf8)
