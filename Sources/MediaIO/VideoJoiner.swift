@@ -70,7 +70,9 @@ package enum VideoJoiner {
                 let packetTime = audioPacket.pointer.pointee.dts != ft_nopts_value() ? audioPacket.pointer.pointee.dts
                     : audioPacket.pointer.pointee.pts
                 let packetBase = source.stream(audioPacket.streamIndex).pointee.time_base
-                if let time, packetTime != ft_nopts_value(), av_compare_ts(packetTime, packetBase, time, outputTimeBase) > 0 { return }
+                if let time, packetTime != ft_nopts_value(), av_compare_ts(packetTime, packetBase, time, outputTimeBase) > 0 {
+                    return
+                }
                 try audio.copy(audioPacket, into: muxer)
                 result.audioPackets += 1
                 audioPending = false
@@ -84,7 +86,8 @@ package enum VideoJoiner {
             let stream = demuxer.videoStream.pointee
             let start = stream.start_time != ft_nopts_value() ? stream.start_time : 0
             // The shift that puts the part's first frame at its place, in the output's time base.
-            let shift = av_rescale_q(part.firstPTS, timeBase.rational, outputTimeBase) - av_rescale_q(start, partTimeBase, outputTimeBase)
+            let shift = av_rescale_q(part.firstPTS, timeBase.rational, outputTimeBase)
+                - av_rescale_q(start, partTimeBase, outputTimeBase)
             let packet = Packet()
             var frames = 0
             while try demuxer.readPacket(into: packet) {

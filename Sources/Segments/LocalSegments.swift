@@ -59,7 +59,8 @@ package final class LocalSegments: Sendable {
             process.terminationHandler = { [self] process in
                 try? log.close()
                 self.running.withLock { _ = $0.removeValue(forKey: k) }
-                let status = process.terminationReason == .uncaughtSignal ? 128 + process.terminationStatus : process.terminationStatus
+                let signalled = process.terminationReason == .uncaughtSignal
+                let status = signalled ? 128 + process.terminationStatus : process.terminationStatus
                 let text = (try? String(contentsOfFile: logPath, encoding: .utf8)) ?? ""
                 let outcome = Outcome(segment: k, status: status, seconds: Date().timeIntervalSince(started),
                                       lastLine: text.split(separator: "\n").last.map(String.init), log: logPath)

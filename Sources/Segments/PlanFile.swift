@@ -6,8 +6,11 @@ import MediaIO
 /// segment (keys in snake case, like the CSV columns):
 ///
 /// ```
-/// {"frames":6000,"frames_per_second":25,"input":"/data/long.mp4","input_bytes":…,"input_modified":…,"overlap":3,"plan":1,"segments":3,"time_base":{"den":12800,"num":1}}
-/// {"decode_dts":-1024,"decode_frame":0,"decode_pts":0,"decode_time":0,"end_frame":2000,"end_time":80,"segment":0,"start_frame":0,"start_pts":0,"start_time":0}
+/// {"frames":6000,"frames_per_second":25,"input":"/data/long.mp4","input_bytes":…,"input_modified":…,
+///  "overlap":3,"plan":1,"segments":3,"time_base":{"den":12800,"num":1}}
+/// {"decode_dts":-1024,"decode_frame":0,"decode_pts":0,"decode_time":0,"end_frame":2000,"end_time":80,
+///  "segment":0,"start_frame":0,"start_pts":0,"start_time":0}
+/// (each object on one line in the file)
 /// ```
 extension SplitPlan {
     private struct Header: Codable {
@@ -46,16 +49,19 @@ extension SplitPlan {
         var lines = data.split(separator: UInt8(ascii: "\n"), omittingEmptySubsequences: false).enumerated()
             .filter { !$0.element.allSatisfy { $0 == 0x20 || $0 == 0x0D || $0 == 0x09 } }
         guard !lines.isEmpty else { throw SegmentError.badPlan(path, line: 0, reason: "the file is empty") }
-        func decode<Value: Decodable>(_ type: Value.Type, _ line: (offset: Int, element: Data.SubSequence), what: String) throws -> Value {
+        func decode<Value: Decodable>(_ type: Value.Type, _ line: (offset: Int, element: Data.SubSequence), what: String) throws
+            -> Value {
             do {
                 return try decoder.decode(type, from: Data(line.element))
             } catch {
-                throw SegmentError.badPlan(path, line: line.offset + 1, reason: "not \(what) of a split plan (facetrack split-plan writes them)")
+                throw SegmentError.badPlan(path, line: line.offset + 1,
+                                           reason: "not \(what) of a split plan (facetrack split-plan writes them)")
             }
         }
         let header = try decode(Header.self, lines.removeFirst(), what: "the first line")
         guard header.plan == SplitPlan.version else {
-            throw SegmentError.badPlan(path, line: 1, reason: "plan version \(header.plan); this facetrack reads version \(SplitPlan.version)")
+            throw SegmentError.badPlan(path, line: 1,
+                                       reason: "plan version \(header.plan); this facetrack reads version \(SplitPlan.version)")
         }
         var segments: [Segment] = []
         for line in lines {
@@ -69,7 +75,8 @@ extension SplitPlan {
         try require(ValueBounds.frame.contains(header.frames) && header.frames > 0, "frames \(header.frames) is out of range")
         try require(header.timeBase.num > 0 && header.timeBase.den > 0, "the time base is not a positive fraction")
         try require(header.overlap.isFinite && header.overlap >= 0, "the overlap is not 0 or more seconds")
-        try require(segments.count == header.segments, "the header says \(header.segments) segments, the file has \(segments.count)")
+        try require(segments.count == header.segments,
+                    "the header says \(header.segments) segments, the file has \(segments.count)")
         try require(segments.last?.endFrame == header.frames, "the segments do not end at the video's last frame")
         self.init(input: header.input, inputBytes: header.inputBytes, inputModified: header.inputModified, frames: header.frames,
                   timeBase: header.timeBase, framesPerSecond: header.framesPerSecond, overlap: header.overlap, segments: segments)

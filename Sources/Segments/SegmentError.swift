@@ -24,13 +24,15 @@ package enum SegmentError: Error, CustomStringConvertible, Sendable {
         case let .cannotRead(path, reason): return "\(path): \(reason)"
         case let .badPlan(path, line, reason): return "\(path)\(line > 0 ? ": line \(line)" : ""): \(reason)"
         case let .inputChanged(path, plan):
-            return "\(path): not the file the plan was made for, or changed since (\(plan)); make a new plan with facetrack split-plan"
+            return "\(path): not the file the plan was made for, or changed since (\(plan)); "
+                + "make a new plan with facetrack split-plan"
         case let .noSuchSegment(path, segment, count):
             return "\(path): has no segment \(segment) (its segments are 0 to \(count - 1))"
         case let .missingSegments(path, numbers, count):
             return "\(path): segment\(numbers.count == 1 ? "" : "s") \(SegmentError.list(numbers)) of \(count) "
                 + "\(numbers.count == 1 ? "has" : "have") not finished (never run, failed or killed); run "
-                + "\(numbers.count == 1 ? "it" : "them") again (facetrack process INPUT --segment K --plan PLAN, or sbatch --array=\(SegmentError.arraySpec(numbers)))"
+                + "\(numbers.count == 1 ? "it" : "them") again (facetrack process INPUT --segment K --plan PLAN, "
+                + "or sbatch --array=\(SegmentError.arraySpec(numbers)))"
         case let .badRecord(path, reason): return "\(path): \(reason)"
         case let .incomplete(path, segment, reason): return "\(path): segment \(segment) is incomplete: \(reason)"
         }

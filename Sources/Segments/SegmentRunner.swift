@@ -64,7 +64,8 @@ package struct SegmentRunner {
         let own = plan.segments[segment]
         guard record.segment == segment, record.segments == plan.segments.count, record.startFrame == own.startFrame,
               record.endFrame == own.endFrame, record.decodeFrame == own.decodeFrame, record.inputBytes == plan.inputBytes,
-              record.inputModified == plan.inputModified, record.settings == settings, record.outputs == outputs else { return nil }
+              record.inputModified == plan.inputModified, record.settings == settings, record.outputs == outputs
+        else { return nil }
         let parts = [files.csv(segment)] + [record.videoPart, record.landmarksPart].compactMap { $0 }.map(folderPath)
         return parts.allSatisfy { FileManager.default.fileExists(atPath: $0) } ? record : nil
     }

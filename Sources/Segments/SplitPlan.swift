@@ -87,7 +87,8 @@ package struct SplitPlan: Sendable, Equatable {
         for k in 1..<max(1, wanted) {
             let ideal = Double(index.frames) * Double(k) / Double(wanted)
             let candidates = index.keyframes.filter { $0.frame > starts.last!.frame }
-            guard let nearest = candidates.min(by: { abs(Double($0.frame) - ideal) < abs(Double($1.frame) - ideal) }) else { break }
+            let distance = { (key: KeyframeIndex.Keyframe) in abs(Double(key.frame) - ideal) }
+            guard let nearest = candidates.min(by: { distance($0) < distance($1) }) else { break }
             starts.append(nearest)
         }
         let seconds = { (pts: Int64) in index.timeBase.seconds(pts - index.firstPTS) }

@@ -62,11 +62,13 @@ package struct Stitcher {
         for (k, record) in records.enumerated().dropFirst() {
             if record.settings != records[0].settings {
                 throw SegmentError.badRecord(files.record(k), reason: "segment \(k) ran with other settings than segment 0 "
-                                             + "(detector, tracking, identity, overlay or encoder options); run it again with the same options")
+                                             + "(detector, tracking, identity, overlay or encoder options); "
+                                             + "run it again with the same options")
             }
             if record.outputs != records[0].outputs {
                 throw SegmentError.badRecord(files.record(k), reason: "segment \(k) was run for other outputs than segment 0 "
-                                             + "(-o, --csv, --mot, --tracks-summary, --landmarks, --report); run it again with the same ones")
+                                             + "(-o, --csv, --mot, --tracks-summary, --landmarks, --report); "
+                                             + "run it again with the same ones")
             }
         }
         return records
@@ -81,7 +83,8 @@ package struct Stitcher {
         }
         let stem = ((plan.input as NSString).lastPathComponent as NSString).deletingPathExtension
         return JobOutputs(video: place(named.video), csv: place(named.csv ?? stem + ".csv"), mot: place(named.mot),
-                          tracksSummary: place(named.tracksSummary), landmarks: place(named.landmarks), report: place(named.report))
+                          tracksSummary: place(named.tracksSummary), landmarks: place(named.landmarks),
+                          report: place(named.report))
     }
 
     /// Writes `outputs` from the segments (a video only when the segments have video parts).
@@ -90,7 +93,8 @@ package struct Stitcher {
         let partFiles = records.indices.flatMap { k in
             [files.record(k), files.csv(k)] + [records[k].videoPart, records[k].landmarksPart].compactMap { $0 }.map(inFolder)
         }
-        try outputs.checkDistinct(input: plan.input, readFiles: ([files.plan] + partFiles).map { ReadFile(path: $0, role: "a part of the split plan") })
+        let parts = ([files.plan] + partFiles).map { ReadFile(path: $0, role: "a part of the split plan") }
+        try outputs.checkDistinct(input: plan.input, readFiles: parts)
         let inputs = [plan.input, files.plan] + partFiles
         let csvPath = outputs.csv ?? (files.folder as NSString).appendingPathComponent(".stitch-\(getpid()).csv")
         // Every text output is opened (under a temporary name) before any work.
@@ -100,10 +104,12 @@ package struct Stitcher {
         let report = try outputs.report.map { try BufferedTextFile(path: $0, inputs: inputs) }
         if let path = outputs.tracksSummary { _ = try AtomicOutput(path: path, inputs: inputs) }
         guard outputs.video == nil || records.allSatisfy({ $0.videoPart != nil }) else {
-            throw SegmentError.badRecord(files.record(0), reason: "the segments were run without -o: there are no video parts to join")
+            throw SegmentError.badRecord(files.record(0),
+                                         reason: "the segments were run without -o: there are no video parts to join")
         }
         guard outputs.landmarks == nil || records.allSatisfy({ $0.landmarksPart != nil }) else {
-            throw SegmentError.badRecord(files.record(0), reason: "the segments were run without --landmarks: no landmarks to join")
+            throw SegmentError.badRecord(files.record(0),
+                                         reason: "the segments were run without --landmarks: no landmarks to join")
         }
 
         var summary = Summary()
@@ -112,7 +118,9 @@ package struct Stitcher {
             var rows = RowStitcher(plan: plan, records: records, csv: csv, mot: mot)
             for k in records.indices {
                 try rows.add(segment: k, csvPath: files.csv(k))
-                if let landmarks, let part = records[k].landmarksPart { try rows.addLandmarks(segment: k, path: inFolder(part), to: landmarks) }
+                if let landmarks, let part = records[k].landmarksPart {
+                    try rows.addLandmarks(segment: k, path: inFolder(part), to: landmarks)
+                }
             }
             summary = rows.summary
             try csv.finish()
@@ -155,7 +163,8 @@ package struct Stitcher {
 
     /// The run's lines of the report.
     static func describe(_ s: Summary, plan: SplitPlan) -> [(String, String)] {
-        [("Segments", String(format: "%d segments, overlap %.1f s; processing %.1f s in all (CPU %.1f s)", s.segments, plan.overlap,
+        [("Segments", String(format: "%d segments, overlap %.1f s; processing %.1f s in all (CPU %.1f s)",
+                             s.segments, plan.overlap,
                              s.segmentSeconds, s.segmentCPUSeconds)),
          ("Stitch", "\(s.continuedByBoxes) tracks continued across a seam by their boxes, \(s.continuedByEmbeddings) by their "
                     + "embeddings; \(s.tracks) track IDs in all")]
@@ -232,12 +241,16 @@ private struct RowStitcher {
         var seam: [SeamRow] = [], following: [SeamRow] = []
         var spans: [Int: ClosedRange<Int>] = [:]
         while reader.next() {
-            guard let frame = try reader.int(frameColumn, "frame"), let id = try reader.int(idColumn, "track_id") else { continue }
+            guard let frame = try reader.int(frameColumn, "frame"), let id = try reader.int(idColumn, "track_id") else {
+                continue
+            }
             let values = try boxColumns.map { try reader.double($0.0, $0.1) ?? 0 }
             let row = SeamRow(frame: frame, id: id, box: Rect(x: values[0], y: values[1], width: values[2], height: values[3]))
             if k > 0 && frame < records[k - 1].readEnd { seam.append(row) }
             if frame >= next { following.append(row) }
-            if own.frames.contains(frame) { spans[id] = spans[id].map { min($0.lowerBound, frame)...max($0.upperBound, frame) } ?? frame...frame }
+            if own.frames.contains(frame) {
+                spans[id] = spans[id].map { min($0.lowerBound, frame)...max($0.upperBound, frame) } ?? frame...frame
+            }
         }
         let matches = k == 0 ? [] : SeamMatcher.matches(earlier: carried, later: seam)
         let galleries = records[k].galleries
@@ -271,7 +284,9 @@ private struct RowStitcher {
             let id = try reader.int(idColumn, "track_id").map { number(for: $0) }
             var fields = (0..<reader.fieldCount).map { reader.string($0) }
             if let idColumn, idColumn < fields.count { fields[idColumn] = id.map(String.init) ?? "" }
-            if let shotColumn, shotColumn < fields.count, !reader.isEmpty(shotColumn) { fields[shotColumn] = String(shot(of: frame)) }
+            if let shotColumn, shotColumn < fields.count, !reader.isEmpty(shotColumn) {
+                fields[shotColumn] = String(shot(of: frame))
+            }
             csv.buffer += fields.map(Self.quoted).joined(separator: ",") + "\n"
             try csv.flushIfFull()
             summary.faces += 1
@@ -288,7 +303,9 @@ private struct RowStitcher {
             var face = TrackedFace(observation: observation, trackID: id, source: source ?? .detected)
             face.trackSerial = id ?? 0
             frameRows.append(face)
-            if let id, let personColumn, !reader.isEmpty(personColumn), people[id] == nil { people[id] = reader.string(personColumn) }
+            if let id, let personColumn, !reader.isEmpty(personColumn), people[id] == nil {
+                people[id] = reader.string(personColumn)
+            }
         }
         try flushFrame()
         summary.tracks = numbers.count
@@ -304,7 +321,9 @@ private struct RowStitcher {
         while reader.next() {
             guard let frame = try reader.int(frameColumn, "frame"), frames.contains(frame) else { continue }
             var fields = (0..<reader.fieldCount).map { reader.string($0) }
-            if let idColumn, idColumn < fields.count { fields[idColumn] = try reader.int(idColumn, "track_id").map { String(number(for: $0)) } ?? "" }
+            if let idColumn, idColumn < fields.count {
+                fields[idColumn] = try reader.int(idColumn, "track_id").map { String(number(for: $0)) } ?? ""
+            }
             output.buffer += fields.map(Self.quoted).joined(separator: ",") + "\n"
             try output.flushIfFull()
         }

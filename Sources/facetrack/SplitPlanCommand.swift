@@ -42,8 +42,9 @@ enum SplitPlanCommand: Command {
 
     static func run(_ arguments: ParsedArguments) throws -> Int32 {
         guard arguments.positionals.count == 1 else {
-            throw UsageError(arguments.positionals.isEmpty ? "split-plan needs an INPUT file"
-                                                           : "split-plan takes one INPUT file (got \(arguments.positionals.count))")
+            throw UsageError(arguments.positionals.isEmpty
+                             ? "split-plan needs an INPUT file"
+                             : "split-plan takes one INPUT file (\(arguments.describePositionals()))")
         }
         let count = try arguments.value(segments), seconds = try arguments.value(segmentSeconds)
         let cut: SplitPlan.Cut

@@ -7,7 +7,8 @@ enum StitchCommand: Command {
     static let name = "stitch"
     static let synopsis = "stitch PLAN --out DIR"
     static let summary = "join the segments of a split plan into one run's outputs"
-    static let out = Option.text("--out", "DIR", help: "folder for the outputs (created), named as the segments' -o, --csv... were")
+    static let out = Option.text("--out", "DIR",
+                                 help: "folder for the outputs (created), named as the segments' -o, --csv... were")
     static let missing = Flag("--missing", help: "only print the segments not finished, as an sbatch --array list (empty: none)")
     static let options = [out.spec, missing.spec, CommonFlags.quiet.spec, CommonFlags.help.spec]
 
@@ -36,7 +37,7 @@ enum StitchCommand: Command {
     static func run(_ arguments: ParsedArguments) throws -> Int32 {
         guard arguments.positionals.count == 1 else {
             throw UsageError(arguments.positionals.isEmpty ? "stitch needs the PLAN file"
-                                                           : "stitch takes one PLAN file (got \(arguments.positionals.count))")
+                                                           : "stitch takes one PLAN file (\(arguments.describePositionals()))")
         }
         let stitcher = try Stitcher(planPath: arguments.positionals[0])
         if arguments.isSet(missing) {

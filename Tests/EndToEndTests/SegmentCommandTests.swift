@@ -126,6 +126,38 @@ final class SegmentCommandTests: XCTestCase {
         XCTAssertEqual(try withoutIDs("out/c.csv"), try withoutIDs("one.csv"))
     }
 
+    /// A segment killed mid-run (SIGTERM, as scancel or a time limit sends) leaves no record, no part
+    /// and no temporary file; stitch lists it, and running it again completes the plan.
+    func testKilledSegmentLeavesNothingAndRunsAgain() throws {
+        let folder = try TemporaryFolder()
+        let input = try Self.crossing(folder)
+        _ = try run(["split-plan", input, "--segments", "2", "--overlap", "1", "-o", "clip.plan.jsonl", "--quiet"], in: folder)
+        let segment = ["process", input, "--segment", "1", "--plan", "clip.plan.jsonl", "--csv", "c.csv", "-o", "c.mp4", "--quiet"]
+        let before = Set(folder.contents())
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: Tools.facetrack)
+        process.arguments = segment
+        process.currentDirectoryURL = URL(fileURLWithPath: folder.path)
+        process.standardError = FileHandle.nullDevice
+        try process.run()
+        // Killed once it is writing (its temporary files are there).
+        let deadline = Date().addingTimeInterval(30)
+        while process.isRunning, Set(folder.contents()).subtracting(before).isEmpty, Date() < deadline { usleep(20_000) }
+        XCTAssertTrue(process.isRunning, "the segment ended before it could be killed")
+        process.terminate()
+        process.waitUntilExit()
+        XCTAssertEqual(process.terminationStatus, 143)
+        XCTAssertEqual(Set(folder.contents()), before, "a killed segment leaves nothing")
+        XCTAssertEqual(try run(["stitch", "clip.plan.jsonl", "--missing"], in: folder).stdout, "0-1\n")
+        for k in [1, 0] {
+            _ = try run(["process", input, "--segment", String(k), "--plan", "clip.plan.jsonl", "--csv", "c.csv", "-o", "c.mp4",
+                         "--quiet"], in: folder)
+        }
+        XCTAssertEqual(try run(["stitch", "clip.plan.jsonl", "--missing"], in: folder).stdout, "\n")
+        _ = try run(["stitch", "clip.plan.jsonl", "--out", "out", "--quiet"], in: folder)
+        XCTAssertEqual(try Tools.videoFrameTimes(folder.file("out/c.mp4")), try Tools.videoFrameTimes(input))
+    }
+
     func testJobsRunsSegmentsAsProcessesAndStitches() throws {
         let folder = try TemporaryFolder()
         let input = try Self.crossing(folder)

@@ -63,7 +63,8 @@ struct SegmentOptions: OptionGroup {
         if !quiet {
             let own = plan.segments[k]
             Console.info("segment \(k) of \(plan.segments.count): frames \(own.startFrame) to \(own.endFrame - 1) "
-                         + "(read from \(own.decodeFrame) to \(result.record.readEnd - 1)); " + ProcessCommand.describe(result.summary))
+                         + "(read from \(own.decodeFrame) to \(result.record.readEnd - 1)); "
+                         + ProcessCommand.describe(result.summary))
         }
         return 0
     }
@@ -102,7 +103,8 @@ struct SegmentOptions: OptionGroup {
             childArguments += ["--threads", String(max(1, cores / max(1, todo.count)))]
         }
         let local = LocalSegments(executable: executablePath, arguments: childArguments, files: files)
-        let interrupt = Console.onInterrupt(message: "interrupt: stopping the segments (press Ctrl-C again to abort)") { local.stop() }
+        let message = "interrupt: stopping the segments (press Ctrl-C again to abort)"
+        let interrupt = Console.onInterrupt(message: message) { local.stop() }
         defer { interrupt.cancel() }
         let started = Date()
         let outcomes = try local.run(todo) { outcome in
@@ -110,7 +112,8 @@ struct SegmentOptions: OptionGroup {
             if outcome.status == 0 {
                 Console.info(String(format: "segment %d done in %.1f s", outcome.segment, outcome.seconds))
             } else {
-                Console.warn("segment \(outcome.segment) failed (exit \(outcome.status)): \(outcome.lastLine ?? "no message"); log \(outcome.log)")
+                Console.warn("segment \(outcome.segment) failed (exit \(outcome.status)): \(outcome.lastLine ?? "no message"); "
+                             + "log \(outcome.log)")
             }
         }
         let failed = outcomes.filter { $0.status != 0 }
@@ -132,7 +135,8 @@ struct SegmentOptions: OptionGroup {
             unlink(path)
         }
         if !quiet {
-            Console.info(StitchCommand.describe(summary) + String(format: "; %.1f s wall for this run", Date().timeIntervalSince(started)))
+            let wall = Date().timeIntervalSince(started)
+            Console.info(StitchCommand.describe(summary) + String(format: "; %.1f s wall for this run", wall))
         }
         return 0
     }
@@ -149,7 +153,9 @@ struct SegmentOptions: OptionGroup {
                 break
             }
             if argument == "--jobs" || argument == "--plan" { index += 1; continue }
-            if argument.hasPrefix("--jobs=") || argument.hasPrefix("--plan=") || argument == "--quiet" || argument == "-q" { continue }
+            if argument.hasPrefix("--jobs=") || argument.hasPrefix("--plan=") || argument == "--quiet" || argument == "-q" {
+                continue
+            }
             result.append(argument)
         }
         return result
