@@ -60,6 +60,7 @@ package struct AtomicOutput: Sendable {
             AtomicOutput.removeStale(in: folder, prefix: AtomicOutput.temporaryPrefix(for: target.lastPathComponent))
         }
         AtomicOutput.pending.withLock { _ = $0.insert(temporaryPath) }
+        CrashCleanup.register(temporaryPath)
     }
 
     /// `.NAME.partial-PID`, with NAME shortened (never the output itself) so the whole stays
@@ -153,7 +154,10 @@ package struct AtomicOutput: Sendable {
             defer { paths.removeAll() }
             return paths
         }
-        for path in paths { unlink(path) }
+        for path in paths {
+            unlink(path)
+            CrashCleanup.unregister(path)
+        }
     }
 
     /// Renames the finished temporary file to the final path (the symlink's target when it names one).
@@ -165,6 +169,7 @@ package struct AtomicOutput: Sendable {
             throw AtomicOutputError.unwritable(finalPath, reason: reason)
         }
         _ = AtomicOutput.pending.withLock { $0.remove(temporaryPath) }
+        CrashCleanup.unregister(temporaryPath)
         _ = AtomicOutput.committed.withLock { $0.insert(targetPath) }
     }
 
@@ -182,6 +187,7 @@ package struct AtomicOutput: Sendable {
         guard !writesInPlace else { return }
         unlink(temporaryPath)
         _ = AtomicOutput.pending.withLock { $0.remove(temporaryPath) }
+        CrashCleanup.unregister(temporaryPath)
     }
 
     /// Writes `data` whole: to the temporary file, then renamed into place (Foundation's atomic

@@ -1,4 +1,5 @@
 import Foundation
+import FaceCore
 
 /// Standard error belongs to FaceTrack's one-line messages. FFmpeg's log is off through its level,
 /// but libx264 prints a failed malloc straight to descriptor 2 ("x264 [error]: malloc of size ...
@@ -23,11 +24,25 @@ enum StandardError {
         }
         close(null)
         descriptor = copy
+        // Made now: a handler cannot allocate. Under an address-space limit a crash is almost
+        // always a Swift allocation that failed (the runtime traps), so it is reported as that.
+        CrashCleanup.prepare()
+        let line = OutOfMemory.addressSpaceLimit.map {
+            "facetrack: error: out of memory under the address-space limit (ulimit -v is \($0 >> 20) MB); raise it\n"
+        } ?? "facetrack: error: internal error (the program crashed); please report it with the command that caused it "
+            + "(FACETRACK_FFMPEG_LOG=error shows the details)\n"
+        let bytes = UnsafeMutableBufferPointer<UInt8>.allocate(capacity: line.utf8.count)
+        _ = bytes.initialize(from: line.utf8)
+        crashLine = UnsafeBufferPointer(bytes)
+        exitsOnCrash = OutOfMemory.addressSpaceLimit != nil
         for number in [SIGSEGV, SIGBUS, SIGILL, SIGTRAP, SIGFPE, SIGABRT] {
             var action = sigaction()
             action.__sigaction_handler.sa_handler = { number in
-                // Only async-signal-safe calls: write the line, then die of the same signal.
-                crashLine.withUnsafeBufferPointer { _ = Glibc.write(StandardError.descriptor, $0.baseAddress, $0.count) }
+                // Only async-signal-safe calls: the line, the temporary files, then the end
+                // (status 1 when out of memory; otherwise death by the same signal).
+                _ = Glibc.write(StandardError.descriptor, crashLine.baseAddress, crashLine.count)
+                CrashCleanup.removeAll()
+                if exitsOnCrash { _exit(1) }
                 signal(number, SIG_DFL)
                 raise(number)
             }
@@ -61,6 +76,6 @@ enum StandardError {
     }
 }
 
-/// The crash's line, made before any crash (a signal handler cannot build a string).
-private let crashLine: [UInt8] = Array(("facetrack: error: internal error (the program crashed); please report it with the "
-    + "command that caused it (FACETRACK_FFMPEG_LOG=error shows the details)\n").utf8)
+/// The crash's line and what follows it, set once at start-up before any other thread exists.
+nonisolated(unsafe) private var crashLine = UnsafeBufferPointer<UInt8>(start: nil, count: 0)
+nonisolated(unsafe) private var exitsOnCrash = false

@@ -36,6 +36,20 @@ final class ResourceLimitTests: XCTestCase {
         assertOneLine(tiny, mentions: ["the address-space limit (ulimit -v) is 390 MB"])
     }
 
+    /// A crash (here a SIGSEGV sent mid-run) prints one line and removes the temporary files:
+    /// under an address-space limit a Swift allocation that fails traps in the runtime the same way.
+    func testCrashIsOneLineAndLeavesNoTemporaryFile() throws {
+        let script = "\"$@\" 2>err.txt & p=$!; for i in $(seq 300); do ls -A | grep -q partial && break; sleep 0.1; done; "
+            + "kill -SEGV $p; wait $p; echo $? >status.txt"
+        _ = try Tools.run("bash", ["-c", script, "bash", Tools.facetrack, "process", Self.samples + "/hd-small-face.mp4",
+                                   "-o", "o.mp4", "--csv", "o.csv", "-q"], directory: folder.path)
+        let stderr = try String(contentsOfFile: folder.file("err.txt"), encoding: .utf8)
+        XCTAssertEqual(stderr, "facetrack: error: internal error (the program crashed); please report it with the command "
+                       + "that caused it (FACETRACK_FFMPEG_LOG=error shows the details)\n")
+        XCTAssertEqual(try String(contentsOfFile: folder.file("status.txt"), encoding: .utf8), "139\n", "died of the signal")
+        XCTAssertEqual(folder.contents().sorted(), ["err.txt", "status.txt"], "no .partial file left")
+    }
+
     /// Too few file descriptors: "too many open files", not a damaged model or a damaged video,
     /// and never a crash of libdispatch's event loop (it opens its descriptors at start-up; a
     /// limit that leaves fewer than 8 free is refused there).
