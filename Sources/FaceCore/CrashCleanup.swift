@@ -18,8 +18,21 @@ package enum CrashCleanup {
     /// Which path each used slot holds (writers only; the handler reads `table`).
     private static let used = Mutex<[String: Int]>([:])
 
-    /// Makes the table now, while memory can be had.
-    package static func prepare() { _ = table }
+    /// Set by the first path to the end (the out-of-memory handler or the signal handler): two
+    /// threads failing at once must not print two lines.
+    private static let ending = Atomic<Bool>(false)
+
+    /// Makes the table and the flag now, while memory can be had.
+    package static func prepare() {
+        _ = table
+        _ = ending.load(ordering: .relaxed)
+    }
+
+    /// True for the first caller only: it prints the run's last line; later ones end silently.
+    /// Lock-free, so a signal handler may call it.
+    package static func claimTheEnd() -> Bool {
+        ending.compareExchange(expected: false, desired: true, ordering: .sequentiallyConsistent).exchanged
+    }
 
     /// Adds `path` (a path longer than a slot, or a 65th, is left to the next run's sweep).
     package static func register(_ path: String) {

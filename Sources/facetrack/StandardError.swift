@@ -40,9 +40,10 @@ enum StandardError {
             action.__sigaction_handler.sa_handler = { number in
                 // Only async-signal-safe calls: the line, the temporary files, then the end
                 // (status 1 when out of memory; otherwise death by the same signal).
-                _ = Glibc.write(StandardError.descriptor, crashLine.baseAddress, crashLine.count)
+                let first = CrashCleanup.claimTheEnd()
+                if first { _ = Glibc.write(StandardError.descriptor, crashLine.baseAddress, crashLine.count) }
                 CrashCleanup.removeAll()
-                if exitsOnCrash { _exit(1) }
+                if exitsOnCrash || !first { _exit(1) }
                 signal(number, SIG_DFL)
                 raise(number)
             }

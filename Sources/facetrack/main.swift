@@ -14,6 +14,8 @@ if let refusal = OpenFileLimit.check() {
 StandardError.startEventLoop()
 // Memory that cannot be had: one line, no temporary file left, exit 1 (not a trap and a backtrace).
 OutOfMemory.install { message in
+    // One line however many threads fail: a later one waits for the first one's exit.
+    guard CrashCleanup.claimTheEnd() else { while true { pause() } }
     Console.standardError("facetrack: error: \(message)\n")
     AtomicOutput.discardAll()
     JobOutputs.removeWrittenByRunningJobs()
@@ -32,6 +34,8 @@ do {
     Console.error(error)
     status = 2
 } catch {
+    // A thread that ran out of memory meanwhile is printing the run's one line and ending it.
+    guard CrashCleanup.claimTheEnd() else { while true { pause() } }
     Console.error(error)
     status = 1
 }
