@@ -24,6 +24,7 @@ public struct MaskCoverage: Sendable, Equatable {
     /// The share of a truth box that must be masked for the face to count as covered.
     public static let coveredShare = 0.8
 
+    /// Nothing counted yet.
     public init() {}
 
     /// Share of truth faces covered; nil without truth faces.
