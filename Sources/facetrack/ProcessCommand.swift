@@ -54,7 +54,7 @@ enum ProcessCommand: Command {
         let quiet = arguments.isSet(CommonFlags.quiet)
         let options = try JobOptions(arguments)
         if let warning = options.warning { Console.warn(warning) }
-        var job = try options.job(input: arguments.positionals[0], outputs: try OutputOptions(arguments).outputs)
+        var job = options.job(input: arguments.positionals[0], outputs: try OutputOptions(arguments).outputs)
         job.span = try SpanOptions(arguments).span
         job.notice = { Console.warn($0) }
         if let status = try SegmentOptions.run(arguments, job: job, quiet: quiet) { return status }
