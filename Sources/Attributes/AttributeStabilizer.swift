@@ -38,7 +38,7 @@ public final class AttributeStabilizer: TrackedFaceProcessor {
             let id = faces[i].trackID
             var state = id.flatMap { states[$0] } ?? State(lastFrame: frame)
             switch faces[i].source {
-            case .detected, .refined, .tile:
+            case .detected, .refined, .tile, .tentative:
                 guard let scores = faces[i].observation.attributeScores else { break }
                 // A jump of the box (a tracker hand-over at a cut, say) may mean another person:
                 // their eyes start a new baseline.

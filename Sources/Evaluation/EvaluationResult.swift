@@ -18,10 +18,12 @@ public struct EvaluationResult: Sendable, Equatable {
     public var detection: DetectionMetrics
     /// Tracking scores.
     public var tracking: TrackingMetrics
+    /// Anonymisation: how much of the truth faces the predicted rows' masks hide, and what else they hide.
+    public var masks: MaskCoverage
 
     /// Creates a result.
     public init(iouThreshold: Double, frames: Int, truthFaces: Int, predictedFaces: Int, untrackedPredictions: Int,
-                detection: DetectionMetrics, tracking: TrackingMetrics) {
+                detection: DetectionMetrics, tracking: TrackingMetrics, masks: MaskCoverage = MaskCoverage()) {
         self.iouThreshold = iouThreshold
         self.frames = frames
         self.truthFaces = truthFaces
@@ -29,6 +31,7 @@ public struct EvaluationResult: Sendable, Equatable {
         self.untrackedPredictions = untrackedPredictions
         self.detection = detection
         self.tracking = tracking
+        self.masks = masks
     }
 
     /// Every metric in report order; nil where undefined (such as recall without truth faces).
@@ -45,19 +48,24 @@ public struct EvaluationResult: Sendable, Equatable {
             ("mostly_tracked", Double(t.mostlyTracked)), ("partially_tracked", Double(t.partiallyTracked)),
             ("mostly_lost", Double(t.mostlyLost)), ("truth_tracks", Double(t.truthTracks)),
             ("predicted_tracks", Double(t.predictedTracks)), ("untracked_predictions", Double(untrackedPredictions)),
+            ("mask_coverage", masks.coverage), ("covered_faces", Double(masks.coveredFaces)),
+            ("exposed_faces", Double(masks.truthFaces - masks.coveredFaces)), ("exposing_frames", Double(masks.exposingFrames)),
+            ("false_mask_share", masks.falseMaskShare),
         ]
     }
 
     /// Metrics where a larger value is better (a threshold is a minimum).
     public static let higherIsBetter: Set<String> = ["true_positives", "precision", "recall", "f1", "mean_iou",
-                                                     "average_precision", "mota", "motp", "idf1", "idp", "idr", "mostly_tracked"]
+                                                     "average_precision", "mota", "motp", "idf1", "idp", "idr", "mostly_tracked",
+                                                     "mask_coverage", "covered_faces"]
     /// Metrics where a smaller value is better (a threshold is a maximum).
     public static let lowerIsBetter: Set<String> = ["false_positives", "misses", "eye_error", "id_switches", "fragmentations",
-                                                    "mostly_lost", "predicted_tracks", "untracked_predictions"]
+                                                    "mostly_lost", "predicted_tracks", "untracked_predictions",
+                                                    "exposed_faces", "exposing_frames", "false_mask_share"]
     private static let counts: Set<String> = ["frames", "truth_faces", "predicted_faces", "true_positives", "false_positives",
                                               "misses", "eye_pairs", "id_switches", "fragmentations", "mostly_tracked",
                                               "partially_tracked", "mostly_lost", "truth_tracks", "predicted_tracks",
-                                              "untracked_predictions"]
+                                              "untracked_predictions", "covered_faces", "exposed_faces", "exposing_frames"]
 
     /// The value of a metric; nil when it is undefined or unknown.
     public func value(of metric: String) -> Double? {

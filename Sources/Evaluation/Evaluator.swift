@@ -6,12 +6,18 @@ import Tracking
 public struct Evaluator: Sendable {
     /// Minimum IoU for a predicted box to match a truth box (default 0.5).
     public var iouThreshold: Double
+    /// The size of each predicted row's mask relative to its box, for anonymisation coverage
+    /// (the renderer's `--mask-scale`, default 1.3).
+    public var maskScale: Double
 
     /// How far (seconds) a prediction's frame time may be from the truth's (both are written with 6 decimals).
     public static let timeTolerance = 0.0005
 
     /// Creates an evaluator.
-    public init(iouThreshold: Double = 0.5) { self.iouThreshold = iouThreshold }
+    public init(iouThreshold: Double = 0.5, maskScale: Double = 1.3) {
+        self.iouThreshold = iouThreshold
+        self.maskScale = maskScale
+    }
 
     /// Evaluates `prediction` against `truth`. Throws when the prediction has a frame the truth
     /// does not list (a prediction for another clip, or a truth file cut short), or a frame whose
@@ -30,6 +36,7 @@ public struct Evaluator: Sendable {
             }
         }
         let matcher = FrameMatcher(threshold: iouThreshold)
+        let (fullTruth, fullPrediction) = (truth, prediction)
         let (truth, prediction) = withoutIgnored(truth: truth, prediction: prediction, matcher: matcher)
         let truthByFrame = truth.rowsByFrame()
         let predictionByFrame = prediction.rowsByFrame()
@@ -53,7 +60,21 @@ public struct Evaluator: Sendable {
         return EvaluationResult(iouThreshold: iouThreshold, frames: frames.count, truthFaces: truth.rows.count,
                                 predictedFaces: prediction.rows.count,
                                 untrackedPredictions: prediction.rows.filter { $0.trackID == nil }.count,
-                                detection: detection, tracking: tracking)
+                                detection: detection, tracking: tracking,
+                                masks: maskCoverage(truth: fullTruth, prediction: fullPrediction))
+    }
+
+    /// Anonymisation coverage: every predicted row is a mask (those on ignored faces too: they
+    /// hide a face); ignored truth faces need no mask but are no false masking.
+    private func maskCoverage(truth: TrackTable, prediction: TrackTable) -> MaskCoverage {
+        let truthByFrame = truth.rowsByFrame(), predictionByFrame = prediction.rowsByFrame()
+        var coverage = MaskCoverage()
+        for frame in truth.frames.sorted() {
+            let t = truthByFrame[frame] ?? []
+            coverage.add(truth: t.filter { !$0.ignored }.map(\.box), ignored: t.filter(\.ignored).map(\.box),
+                         predictions: (predictionByFrame[frame] ?? []).map(\.box), maskScale: maskScale)
+        }
+        return coverage
     }
 
     /// The truth without its ignored faces, and the prediction without the faces that match no

@@ -62,6 +62,9 @@ public enum ObservationSource: String, Sendable {
     case tile
     /// The detector did not run (or missed); the tracker filled the frame in.
     case predicted
+    /// With `--anonymize`: a detection masked but not reported (a track not yet confirmed, a face
+    /// in no track). Only the tracks CSV and JSON say it; the tracker never sees it.
+    case tentative
 
     /// True for the passes of a detector (every case but `predicted`).
     public var isDetection: Bool { self != .predicted }

@@ -8,9 +8,17 @@ protocol FrameOutput: AnyObject {
     func write(frame: Int, time: Double, faces: [TrackedFace]) throws
     /// Completes the file.
     func finish() throws
+    /// Whether the file also lists the masked faces that are not reported (tracks CSV and JSON).
+    var listsMasks: Bool { get }
+}
+
+extension FrameOutput {
+    var listsMasks: Bool { false }
 }
 
 extension TrackCSVWriter: FrameOutput {
+    var listsMasks: Bool { true }
+
     func write(frame: Int, time: Double, faces: [TrackedFace]) throws {
         try write(frame: frame, time: time, faces: faces, image: nil)
     }

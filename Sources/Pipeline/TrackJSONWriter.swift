@@ -60,4 +60,6 @@ public final class TrackJSONWriter {
     }
 }
 
-extension TrackJSONWriter: FrameOutput {}
+extension TrackJSONWriter: FrameOutput {
+    var listsMasks: Bool { true }
+}

@@ -70,6 +70,7 @@ struct PipelineBuilder {
         // smoothed and counted after the look-ahead decided them.
         trackerConfiguration.reportMissedFrames = lookahead
         trackerConfiguration.smoothing = false
+        trackerConfiguration.holdsMasks = job.overlay.anonymize != nil
         let tracker = Tracker(rowsOnly: trackerConfiguration)
 
         let state = RunState(stop: stop)
@@ -126,7 +127,8 @@ struct PipelineBuilder {
             TrackingStage(tracker: tracker, faceProcessor: job.attributes.isEmpty ? nil : AttributeStabilizer(), outputs: outputs,
                           lookahead: lookahead,
                           smoothing: job.tracking.smoothing ? TrackSmoothing(configuration: tracker.configuration) : nil,
-                          board: board, backfill: backfill, identity: resolver, state: state, clock: clock, next: render),
+                          board: board, backfill: backfill, identity: resolver, listsMasks: job.overlay.anonymize != nil,
+                          state: state, clock: clock, next: render),
             queue: DispatchQueue(label: "facetrack.track"))
         let analysis = AnalysisStage(lanes: lanes, every: job.detection.detectEvery,
                                      filter: DetectionFilter(maxFaces: job.detection.maxFaces), pool: pool, state: state,

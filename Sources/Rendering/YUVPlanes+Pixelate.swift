@@ -1,3 +1,5 @@
+import FaceCore
+
 extension YUVPlanes {
     /// Paints the pixels inside `mask` with the mean of their `block` x `block` cell, as the BGRA
     /// canvas does: cells lie on a grid through (`anchorX`, `anchorY`) (the stored position of the

@@ -83,7 +83,7 @@ public final class Tracker: FaceTracker {
         if let detections {
             associate(detections, coverage: coverage)
         } else {
-            for track in tracks where track.id != nil && track.missedRuns <= configuration.reportMissedFrames {
+            for track in tracks where holds(track) || (track.id != nil && track.missedRuns <= configuration.reportMissedFrames) {
                 track.pending = (track.predictedObservation, .predicted)
             }
         }
@@ -180,13 +180,13 @@ public final class Tracker: FaceTracker {
                 if track.id == nil, track.hitStreak >= configuration.minHits { confirm(track) }
             } else if let coverage, !coverage(track.predictedBox) {
                 // Not looked at: nothing learnt, the track coasts.
-                if track.missedRuns <= configuration.reportMissedFrames {
+                if holds(track) || track.missedRuns <= configuration.reportMissedFrames {
                     track.pending = (track.predictedObservation, .predicted)
                 }
             } else {
                 track.missedRuns += 1
                 track.hitStreak = 0
-                if track.id != nil, track.missedRuns <= configuration.reportMissedFrames {
+                if holds(track) || (track.id != nil && track.missedRuns <= configuration.reportMissedFrames) {
                     track.pending = (track.predictedObservation, .predicted)
                 }
             }
@@ -244,15 +244,20 @@ public final class Tracker: FaceTracker {
         }
     }
 
+    /// Whether an unmatched track keeps its mask (`holdsMasks`): while unseen for at most `maxAge` frames.
+    private func holds(_ track: Track) -> Bool {
+        configuration.holdsMasks && track.stepsSinceUpdate <= configuration.maxAge
+    }
+
     private func confirm(_ track: Track) {
         confirmedTrackCount += 1
         track.id = confirmedTrackCount
     }
 
-    /// Drops tentative tracks that were missed and every track unseen for more than `maxAge` frames.
+    /// Drops tentative tracks that were missed (unless masks are held) and every track unseen for more than `maxAge` frames.
     private func removeLostTracks() {
         tracks.removeAll { track in
-            (track.id == nil && track.missedRuns > 0) || track.stepsSinceUpdate > configuration.maxAge
+            (track.id == nil && track.missedRuns > 0 && !configuration.holdsMasks) || track.stepsSinceUpdate > configuration.maxAge
         }
     }
 

@@ -42,6 +42,10 @@ public struct TrackerConfiguration: Sendable, Equatable {
     /// A confirmed track missed by this many detector runs in a row or fewer is still reported,
     /// as `.predicted`, on detection frames and on the frames between them. 0 reports only matched tracks.
     public var reportMissedFrames: Int
+    /// Anonymisation: every track, tentative ones too, is reported (as `.predicted`) on every frame
+    /// it is not matched until it is dropped after `maxAge` frames, and a missed tentative track
+    /// lives on that long instead of ending at once: a mask never blinks off between detections.
+    public var holdsMasks = false
     /// Seconds between frames, used by the smoother when timestamps repeat, go back or are not finite.
     public var frameInterval: Double
 

@@ -82,7 +82,9 @@ enum BatchCommand: Command {
             throw UsageError("batch chooses the output names: use --out DIR and --outputs instead of \(named.name)")
         }
         // The process options are checked once here, so a typo is a usage error before any file.
-        var template = try JobOptions(arguments).template
+        let jobOptions = try JobOptions(arguments)
+        if let warning = jobOptions.warning { Console.warn(warning) }
+        var template = jobOptions.template
 
         guard let outPath = try arguments.value(Self.out) else { throw UsageError("batch needs --out DIR") }
         var kinds = try arguments.value(Self.outputs) ?? [.video, .csv]

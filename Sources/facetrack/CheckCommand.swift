@@ -34,7 +34,8 @@ enum CheckCommand: Command {
     Paths are relative to the manifest. A threshold is a minimum for precision, recall, f1,
     mean_iou, average_precision, mota, motp, idf1, idp, idr, true_positives, mostly_tracked, and a
     maximum for false_positives, misses, eye_error, id_switches, fragmentations, mostly_lost,
-    predicted_tracks, untracked_predictions.
+    predicted_tracks, untracked_predictions; mask_coverage and covered_faces are minimums,
+    exposed_faces, exposing_frames and false_mask_share maximums.
     With --diff DIR, each failing clip leaves NAME.diff.mp4 (matched faces green, missed truth faces
     red, false detections yellow, ID switches ringed magenta), NAME.csv and NAME.html in DIR.
 
@@ -66,7 +67,8 @@ enum CheckCommand: Command {
             do {
                 let result = try runClip(entry, csv: csv)
                 failures = entry.thresholds.compactMap { $0.failure(in: result) }
-                summary = ["precision", "recall", "mean_iou", "mota", "idf1", "id_switches", "eye_error"]
+                summary = ["precision", "recall", "mean_iou", "mota", "idf1", "id_switches", "eye_error", "mask_coverage",
+                           "exposing_frames"]
                     .map { "\($0) \(EvaluationResult.format($0, result.value(of: $0)))" }.joined(separator: ", ")
                 note = try golden(entry, csv: csv, update: arguments.isSet(updateGolden), inputs: inputs)
             } catch let caught {
@@ -141,7 +143,7 @@ enum CheckCommand: Command {
         }
         _ = try job.run()
         let prediction = try TrackTable.load(path: csv)
-        return try Evaluator(iouThreshold: entry.iou).evaluate(truth: truth, prediction: prediction)
+        return try Evaluator(iouThreshold: entry.iou, maskScale: job.overlay.maskScale).evaluate(truth: truth, prediction: prediction)
     }
 
     /// Stores the run's CSV as the golden one (`update`), or says whether it differs from it.

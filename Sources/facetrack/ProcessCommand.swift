@@ -52,7 +52,9 @@ enum ProcessCommand: Command {
                                                            : "process takes one INPUT file (\(arguments.describePositionals()))")
         }
         let quiet = arguments.isSet(CommonFlags.quiet)
-        var job = try JobOptions(arguments).job(input: arguments.positionals[0], outputs: try OutputOptions(arguments).outputs)
+        let options = try JobOptions(arguments)
+        if let warning = options.warning { Console.warn(warning) }
+        var job = options.job(input: arguments.positionals[0], outputs: try OutputOptions(arguments).outputs)
         job.span = try SpanOptions(arguments).span
         job.notice = { Console.warn($0) }
         if let status = try SegmentOptions.run(arguments, job: job, quiet: quiet) { return status }

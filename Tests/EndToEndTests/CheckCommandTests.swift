@@ -63,6 +63,9 @@ final class CheckCommandTests: XCTestCase {
         let xml = try String(contentsOfFile: junit, encoding: .utf8)
         XCTAssertTrue(xml.contains("tests=\"2\" failures=\"1\" errors=\"0\""), xml)
         XCTAssertTrue(xml.contains("<testcase classname=\"facetrack check\" name=\"moved\"") && xml.contains("<failure message=\"false_positives 2 &gt; 1; precision"), xml)
+        // Anonymisation coverage in the line and the JUnit output: the moved face lies outside every mask.
+        XCTAssertTrue(lines.dropFirst().first?.contains(", mask_coverage 0.5000, exposing_frames ") == true, result.stdout)
+        XCTAssertTrue(xml.contains(", mask_coverage 0.5000, exposing_frames "), xml)
         XCTAssertEqual(try String(contentsOfFile: folder.file("golden/good.csv"), encoding: .utf8),
                        try String(contentsOfFile: folder.file("golden/moved.csv"), encoding: .utf8), "--update-golden stores each run")
     }
@@ -108,6 +111,14 @@ final class CheckCommandTests: XCTestCase {
         let object = try JSONSerialization.jsonObject(with: Data(json.stdout.utf8)) as? [String: Any]
         XCTAssertEqual(object?["idf1"] as? Double, 1)
         XCTAssertEqual(object?["iou_threshold"] as? Double, 0.7)
+        // The truth as its own masks hides every face; the mask reaches past each box (scale 1.3).
+        XCTAssertEqual(object?["mask_coverage"] as? Double, 1)
+        XCTAssertEqual(object?["exposing_frames"] as? Int, 0)
+        XCTAssertGreaterThan(object?["false_mask_share"] as? Double ?? 0, 0.2)
+        XCTAssertTrue(table.stdout.contains("mask_coverage          1.0000"), table.stdout)
+        let tight = try Tools.run(Tools.facetrack, ["eval", "--truth", truth, "--pred", truth, "--json", "--mask-scale", "0.5"])
+        let tightObject = try JSONSerialization.jsonObject(with: Data(tight.stdout.utf8)) as? [String: Any]
+        XCTAssertEqual(tightObject?["mask_coverage"] as? Double, 0, tight.stdout + tight.stderr)
 
         try "frame,track_id,x,y,width,height,confidence\n0,1,5,5,10,10,0.9\n3,1,5,5,-10,10,0.9\n"
             .write(toFile: folder.file("p.csv"), atomically: false, encoding: .utf8)

@@ -171,7 +171,7 @@ package struct TrackFile: Sendable {
                 // A truth file's faces (`truth`, `ignore`) are drawn as found faces.
                 guard let source = ObservationSource(rawValue: text) ?? (["truth", "ignore"].contains(text) ? .detected : nil) else {
                     throw ReportError.badValue(csv.path, line: csv.line, column: sourceColumn + 1,
-                                               reason: "source '\(text)' is not detected, refined, tile, predicted, truth or ignore")
+                                               reason: "source '\(text)' is not detected, refined, tile, predicted, tentative, truth or ignore")
                 }
                 face.source = source
             }

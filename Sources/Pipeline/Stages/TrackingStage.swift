@@ -80,17 +80,21 @@ final class TrackingStage {
     private var statistics = TrackStatistics()
     /// Face rows written.
     private var faceCount = 0
+    /// With `--anonymize`: the tracks CSV and JSON also list the masked faces not reported
+    /// (`MaskRows`), so what was hidden can be checked from them alone.
+    private let listsMasks: Bool
 
     /// `smoothing` fills the drawn copy of each written row; `board` receives the tracker's
     /// forecasts (adaptive detection).
     init(tracker: Tracker?, faceProcessor: TrackedFaceProcessor?, outputs: [FrameOutput], lookahead: Int,
          smoothing: TrackSmoothing?, board: ForecastBoard?, backfill: Backfill?, identity: IdentityResolver? = nil,
-         state: RunState, clock: StageClock, next: @escaping FrameHandoff) {
+         listsMasks: Bool = false, state: RunState, clock: StageClock, next: @escaping FrameHandoff) {
         serial = Serial(tracker: tracker, faceProcessor: faceProcessor, outputs: outputs, lookahead: lookahead,
                         smoothing: smoothing)
         serial.identity = identity
         self.board = board
         self.backfill = backfill
+        self.listsMasks = listsMasks
         self.state = state
         self.clock = clock
         self.next = next
@@ -198,8 +202,20 @@ final class TrackingStage {
             serial.faceProcessor?.process(&job.faces, frame: job.number)
             statistics.add(frame: job.number, time: job.time, rows: job.faces)
             faceCount += job.faces.count
-            for output in serial.outputs { try output.write(frame: job.number, time: job.time, faces: job.faces) }
+            let masks = listsMasks ? job.hidden.filter(\.masked).map(Self.maskRow) : []
+            for output in serial.outputs {
+                try output.write(frame: job.number, time: job.time, faces: output.listsMasks ? job.faces + masks : job.faces)
+            }
         }
         next(job)
+    }
+
+    /// A masked face that is not reported, as the tracks CSV lists it: no track ID; `tentative`
+    /// for a detection, `predicted` for a held mask.
+    private static func maskRow(_ face: TrackedFace) -> TrackedFace {
+        var row = face
+        row.trackID = nil
+        row.source = face.source.isDetection ? .tentative : .predicted
+        return row
     }
 }

@@ -26,6 +26,9 @@ struct JobOptions {
 
     /// The job with every setting but the input and outputs.
     private(set) var template: FaceTrackJob
+    /// A warning for the run, if its options call for one (fast mode with anonymisation).
+    let warning: String?
+
     /// Whether `--threads` was given.
     let threadsGiven: Bool
 
@@ -47,6 +50,10 @@ struct JobOptions {
             template.readFiles.append(ReadFile(path: cascade, role: "the --cascade file"))
         }
         threadsGiven = encoder.threads != nil
+        // Measured on the reference clips with truth (README, anonymisation).
+        warning = try arguments.value(DetectorOptions.accuracy) == .low && template.overlay.anonymize != nil
+            ? "fast mode (--accuracy low) misses small faces and --anonymize leaves them unmasked: it masked 49 % "
+                + "of the reference clips' faces, the default mode 98.9 % (README, Anonymisation)" : nil
         do {
             try template.validate()
         } catch {

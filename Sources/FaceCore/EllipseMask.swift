@@ -1,17 +1,16 @@
-import FaceCore
-
 /// The elliptical region hidden by anonymisation: the face box scaled about its centre. A pixel
-/// belongs to the mask when its centre lies inside the ellipse.
-struct EllipseMask {
-    let centerX: Double
-    let centerY: Double
-    let radiusX: Double
-    let radiusY: Double
+/// belongs to the mask when its centre lies inside the ellipse. The one definition of a mask:
+/// the renderer draws it and `facetrack eval` measures coverage with it.
+package struct EllipseMask: Sendable {
+    package let centerX: Double
+    package let centerY: Double
+    package let radiusX: Double
+    package let radiusY: Double
     /// Every pixel the ellipse can touch (not clipped to the frame).
-    let bounds: PixelRect
+    package let bounds: PixelRect
 
     /// The ellipse for a face box, or `nil` when the box or scale is not finite and positive.
-    init?(face: Rect, scale: Double) {
+    package init?(face: Rect, scale: Double) {
         guard face.isValid, scale.isFinite, scale > 0 else { return nil }
         let c = face.center
         let rx = face.width * scale / 2, ry = face.height * scale / 2
@@ -20,7 +19,7 @@ struct EllipseMask {
     }
 
     /// The ellipse with this centre and these radii (finite, positive).
-    init(centerX: Double, centerY: Double, radiusX: Double, radiusY: Double) {
+    package init(centerX: Double, centerY: Double, radiusX: Double, radiusY: Double) {
         self.centerX = centerX
         self.centerY = centerY
         self.radiusX = radiusX
@@ -32,7 +31,7 @@ struct EllipseMask {
     }
 
     /// The columns `[lo, hi)` of row `y` inside the ellipse, limited to `limit`; `nil` when none.
-    func span(row y: Int, within limit: PixelRect) -> (lo: Int, hi: Int)? {
+    package func span(row y: Int, within limit: PixelRect) -> (lo: Int, hi: Int)? {
         let dy = (Double(y) + 0.5 - centerY) / radiusY
         guard dy * dy <= 1 else { return nil }
         let half = radiusX * (1 - dy * dy).squareRoot()

@@ -1,0 +1,49 @@
+import Evaluation
+import FaceCore
+import XCTest
+
+/// Anonymisation coverage on a case counted by hand. At mask scale 1, the ellipse of a 10 x 10
+/// box at (0, 0) is the circle of radius 5 about (5, 5); the pixels whose centres lie in it, row
+/// by row from the top: 4, 8, 8, 10, 10, 10, 10, 8, 8, 4 = 80 of the box's 100 (exactly the 80 %
+/// that counts as covered). Moved right by one pixel, 4 of those 80 leave the box: 76 %, exposed.
+final class MaskCoverageTests: XCTestCase {
+    private func row(_ frame: Int, _ id: Int?, _ x: Double, _ y: Double = 0, ignored: Bool = false) -> TrackRow {
+        TrackRow(frame: frame, trackID: id, box: Rect(x: x, y: y, width: 10, height: 10), ignored: ignored)
+    }
+
+    func testHandCountedCoverageExposedFramesAndFalseMasking() throws {
+        let truth = TrackTable(path: "truth.csv", rows: [
+            row(0, 1, 0),                // frame 0: masked exactly (80 of 100 pixels): covered
+            row(1, 1, 0),                // frame 1: mask one pixel to the right (76 of 100): exposed
+            row(2, 1, 0), row(2, 2, 20), // frame 2: face 1 masked, face 2 not: exposed
+        ], frames: [0, 1, 2, 3])        // frame 3: no face, one mask (80 pixels, all false)
+        let prediction = TrackTable(path: "pred.csv", rows: [
+            row(0, 5, 0), row(1, 5, 1), row(2, nil, 0), row(3, 5, 40, 40),
+        ])
+        let r = try Evaluator(iouThreshold: 0.5, maskScale: 1).evaluate(truth: truth, prediction: prediction)
+        XCTAssertEqual(r.masks.truthFaces, 4)
+        XCTAssertEqual(r.masks.coveredFaces, 2)
+        XCTAssertEqual(r.value(of: "mask_coverage"), 0.5)
+        XCTAssertEqual(r.value(of: "exposed_faces"), 2)
+        XCTAssertEqual(r.value(of: "exposing_frames"), 2)
+        XCTAssertEqual(r.masks.maskedPixels, 4 * 80)
+        XCTAssertEqual(r.masks.falselyMaskedPixels, 4 + 80)
+        XCTAssertEqual(r.value(of: "false_mask_share") ?? -1, 84.0 / 320, accuracy: 1e-12)
+
+        // At the renderer's default scale (1.3) the shifted mask covers the whole face.
+        let wide = try Evaluator(iouThreshold: 0.5).evaluate(truth: truth, prediction: prediction)
+        XCTAssertEqual(wide.masks.coveredFaces, 3)
+        XCTAssertEqual(wide.value(of: "exposing_frames"), 1)
+    }
+
+    /// Overlapping masks count once; an ignored truth face needs no mask and masking it is not false.
+    func testOverlappingMasksAndIgnoredFaces() throws {
+        let truth = TrackTable(path: "truth.csv", rows: [row(0, 1, 0), row(0, 2, 30, ignored: true)], frames: [0])
+        let twice = TrackTable(path: "pred.csv", rows: [row(0, 1, 0), row(0, nil, 0), row(0, nil, 30)])
+        let r = try Evaluator(iouThreshold: 0.5, maskScale: 1).evaluate(truth: truth, prediction: twice)
+        XCTAssertEqual(r.masks.truthFaces, 1)
+        XCTAssertEqual(r.masks.coveredFaces, 1)
+        XCTAssertEqual(r.masks.maskedPixels, 160)
+        XCTAssertEqual(r.masks.falselyMaskedPixels, 0)
+    }
+}
