@@ -27,14 +27,15 @@ enum StandardError {
         // Made now: a handler cannot allocate. Under an address-space limit a crash is almost
         // always a Swift allocation that failed (the runtime traps), so it is reported as that.
         CrashCleanup.prepare()
-        let line = OutOfMemory.addressSpaceLimit.map {
+        let limit = OutOfMemory.addressSpaceLimit
+        let line = limit.map {
             "facetrack: error: out of memory under the address-space limit (ulimit -v is \($0 >> 20) MB); raise it\n"
         } ?? "facetrack: error: internal error (the program crashed); please report it with the command that caused it "
             + "(FACETRACK_FFMPEG_LOG=error shows the details)\n"
         let bytes = UnsafeMutableBufferPointer<UInt8>.allocate(capacity: line.utf8.count)
         _ = bytes.initialize(from: line.utf8)
         crashLine = UnsafeBufferPointer(bytes)
-        exitsOnCrash = OutOfMemory.addressSpaceLimit != nil
+        exitsOnCrash = limit != nil
         for number in [SIGSEGV, SIGBUS, SIGILL, SIGTRAP, SIGFPE, SIGABRT] {
             var action = sigaction()
             action.__sigaction_handler.sa_handler = { number in
