@@ -72,7 +72,7 @@ public struct Evaluator: Sendable {
         for frame in truth.frames.sorted() {
             let t = truthByFrame[frame] ?? []
             coverage.add(truth: t.filter { !$0.ignored }.map(\.box), ignored: t.filter(\.ignored).map(\.box),
-                         predictions: (predictionByFrame[frame] ?? []).map(\.box), maskScale: maskScale)
+                         predictions: (predictionByFrame[frame] ?? []).map(\.maskRegion), maskScale: maskScale)
         }
         return coverage
     }

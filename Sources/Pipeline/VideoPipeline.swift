@@ -41,7 +41,7 @@ struct PipelineBuilder {
         self.input = input
         self.outputs = outputs
         let detection = job.detection
-        let threshold = job.tracking.detectorThreshold(reportingAt: detection.effectiveThreshold)
+        let threshold = job.tracking.detectorThreshold(reportingAt: detection.effectiveThreshold, masks: job.overlay.anonymize != nil)
         // One inference per lane: the lanes already keep every core busy, and splitting a frame's
         // inference as well put twice as many threads as cores to work (the runtime's workers spin
         // between steps). A still image is one frame: its inference gets every core.
@@ -71,6 +71,7 @@ struct PipelineBuilder {
         trackerConfiguration.reportMissedFrames = lookahead
         trackerConfiguration.smoothing = false
         trackerConfiguration.holdsMasks = job.overlay.anonymize != nil
+        trackerConfiguration.maskThreshold = job.tracking.maskThreshold(reportingAt: job.detection.effectiveThreshold)
         let tracker = Tracker(rowsOnly: trackerConfiguration)
 
         let state = RunState(stop: stop)
@@ -128,6 +129,7 @@ struct PipelineBuilder {
                           lookahead: lookahead,
                           smoothing: job.tracking.smoothing ? TrackSmoothing(configuration: tracker.configuration) : nil,
                           board: board, backfill: backfill, identity: resolver, listsMasks: job.overlay.anonymize != nil,
+                          maskScale: job.overlay.maskScale,
                           state: state, clock: clock, next: render),
             queue: DispatchQueue(label: "facetrack.track"))
         let analysis = AnalysisStage(lanes: lanes, every: job.detection.detectEvery,

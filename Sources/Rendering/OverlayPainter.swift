@@ -14,8 +14,8 @@ struct OverlayPainter {
             let anonymizer = Anonymizer(mode: mode,
                                         maskScale: scale.isFinite && scale > 0 ? scale : OverlayConfiguration.defaultMaskScale,
                                         fillColor: configuration.fillColor)
-            for face in faces where face.masked { anonymizer.apply(to: face.display.bounds, on: surface) }
-            for face in hidden where face.masked { anonymizer.apply(to: face.display.bounds, on: surface) }
+            for face in faces where face.masked { anonymizer.apply(to: MaskRegion.region(of: face), on: surface) }
+            for face in hidden where face.masked { anonymizer.apply(to: MaskRegion.region(of: face), on: surface) }
         }
         let kinds = configuration.kinds
         if !kinds.isEmpty {

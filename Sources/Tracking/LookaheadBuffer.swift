@@ -164,6 +164,9 @@ package struct LookaheadBuffer<Payload> {
                            width: a.width + (b.width - a.width) * t, height: a.height + (b.height - a.height) * t)
             held[place.held].faces[place.row].observation = held[place.held].faces[place.row].observation.moved(to: box)
             held[place.held].faces[place.row].display = held[place.held].faces[place.row].observation
+            let since = held[place.held].frame - start.frame
+            held[place.held].faces[place.row].unseenFrames = min(since, frame - held[place.held].frame)
+            held[place.held].faces[place.row].unseenSpeed = a.center.distance(to: b.center) / Double(frame - start.frame) / a.height
         }
     }
 

@@ -46,4 +46,35 @@ final class MaskCoverageTests: XCTestCase {
         XCTAssertEqual(r.masks.maskedPixels, 160)
         XCTAssertEqual(r.masks.falselyMaskedPixels, 0)
     }
+
+    /// A face turned sideways: its detector box (14 x 30) holds the face's visible half, its
+    /// landmarks sit near the box's left edge, and the head (30 x 30) reaches back to the right.
+    /// The mask must cover the head, not only the box: on 5d50693 the ellipse was centred on the
+    /// box and covered under 80 % of the head (the face exposed).
+    func testProfileFaceMaskCoversItsHead() throws {
+        let truth = TrackTable(path: "truth.csv", rows: [TrackRow(frame: 0, trackID: 1, box: Rect(x: 100, y: 100, width: 30, height: 30))])
+        var profile = TrackRow(frame: 0, trackID: 1, box: Rect(x: 100, y: 100, width: 14, height: 30), confidence: 0.9,
+                               leftEye: Point(x: 102, y: 110), rightEye: Point(x: 106, y: 110))
+        profile.mouth = Point(x: 103, y: 123)
+        let r = try Evaluator(iouThreshold: 0.5).evaluate(truth: truth, prediction: TrackTable(path: "pred.csv", rows: [profile]))
+        XCTAssertEqual(r.masks.coveredFaces, 1)
+        // The head box's share under the mask the renderer draws (scale 1.3).
+        let mask = try XCTUnwrap(EllipseMask(face: profile.maskRegion, scale: 1.3))
+        var inside = 0
+        for y in 100..<130 { for x in 100..<130 where mask.span(row: y, within: PixelRect(x0: x, y0: y, x1: x + 1, y1: y + 1)) != nil { inside += 1 } }
+        XCTAssertGreaterThanOrEqual(Double(inside) / 900, 0.8)
+    }
+
+    /// An `--anonymize` run's CSV gives each mask's region (`mask_x…mask_height`, here a held mask
+    /// grown round a small lagging box): eval measures that region, not the box.
+    func testMaskColumnsOfTheCSVAreWhatIsMeasured() throws {
+        let truth = TrackTable(path: "truth.csv", rows: [TrackRow(frame: 0, trackID: 1, box: Rect(x: 20, y: 20, width: 20, height: 20))])
+        let header = "frame,time,track_id,x,y,width,height,confidence,source,mask_x,mask_y,mask_width,mask_height\n"
+        let grown = try TrackTable.parse(header + "0,0,1,30,25,10,15,0.5,predicted,15,12.5,30,40\n", path: "p.csv")
+        XCTAssertEqual(grown.rows.first?.mask, Rect(x: 15, y: 12.5, width: 30, height: 40))
+        XCTAssertEqual(try Evaluator(iouThreshold: 0.5).evaluate(truth: truth, prediction: grown).masks.coveredFaces, 1)
+        let plain = try TrackTable.parse(header + "0,0,1,30,25,10,15,0.5,predicted,,,,\n", path: "p.csv")
+        XCTAssertNil(plain.rows.first?.mask)
+        XCTAssertEqual(try Evaluator(iouThreshold: 0.5).evaluate(truth: truth, prediction: plain).masks.coveredFaces, 0)
+    }
 }

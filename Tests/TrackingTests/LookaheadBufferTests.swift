@@ -60,6 +60,7 @@ final class LookaheadBufferTests: XCTestCase {
         XCTAssertEqual(out[1].faces.first?.observation.bounds.x ?? -1, 10, accuracy: 1e-9, "a third of the way")
         XCTAssertEqual(out[2].faces.first?.observation.bounds.x ?? -1, 20, accuracy: 1e-9)
         XCTAssertEqual(out[3].faces.first?.source, .refined)
+        XCTAssertEqual(out.prefix(4).map { $0.faces.first?.unseenFrames }, [0, 1, 1, 0], "frames to the nearest detection")
         XCTAssertTrue(out[4].faces.isEmpty && out[5].faces.isEmpty, "never found again: not written")
         XCTAssertEqual(out[4].hidden.count, 1)
     }

@@ -83,18 +83,21 @@ final class TrackingStage {
     /// With `--anonymize`: the tracks CSV and JSON also list the masked faces not reported
     /// (`MaskRows`), so what was hidden can be checked from them alone.
     private let listsMasks: Bool
+    /// `--mask-scale`: decides which held masks still reach into the picture.
+    private let maskScale: Double
 
     /// `smoothing` fills the drawn copy of each written row; `board` receives the tracker's
     /// forecasts (adaptive detection).
     init(tracker: Tracker?, faceProcessor: TrackedFaceProcessor?, outputs: [FrameOutput], lookahead: Int,
          smoothing: TrackSmoothing?, board: ForecastBoard?, backfill: Backfill?, identity: IdentityResolver? = nil,
-         listsMasks: Bool = false, state: RunState, clock: StageClock, next: @escaping FrameHandoff) {
+         listsMasks: Bool = false, maskScale: Double = 1.3, state: RunState, clock: StageClock, next: @escaping FrameHandoff) {
         serial = Serial(tracker: tracker, faceProcessor: faceProcessor, outputs: outputs, lookahead: lookahead,
                         smoothing: smoothing)
         serial.identity = identity
         self.board = board
         self.backfill = backfill
         self.listsMasks = listsMasks
+        self.maskScale = maskScale
         self.state = state
         self.clock = clock
         self.next = next
@@ -202,6 +205,17 @@ final class TrackingStage {
             serial.faceProcessor?.process(&job.faces, frame: job.number)
             statistics.add(frame: job.number, time: job.time, rows: job.faces)
             faceCount += job.faces.count
+            if listsMasks {
+                // Decided once: the renderer draws these regions and the tracks CSV writes them.
+                for i in job.faces.indices { job.faces[i].maskRegion = MaskRegion.region(of: job.faces[i]) }
+                for i in job.hidden.indices { job.hidden[i].maskRegion = MaskRegion.region(of: job.hidden[i]) }
+                // A held mask that lies wholly outside the picture (a face that left) hides nothing: not drawn, not listed.
+                let size = job.orientation.uprightSize(width: job.frame.width, height: job.frame.height)
+                job.hidden.removeAll { face in
+                    !face.source.isDetection && (EllipseMask(face: MaskRegion.region(of: face), scale: maskScale)?.bounds
+                        .clipped(width: size.width, height: size.height).isEmpty ?? true)
+                }
+            }
             let masks = listsMasks ? job.hidden.filter(\.masked).map(Self.maskRow) : []
             for output in serial.outputs {
                 try output.write(frame: job.number, time: job.time, faces: output.listsMasks ? job.faces + masks : job.faces)
