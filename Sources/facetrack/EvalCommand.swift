@@ -28,9 +28,9 @@ enum EvalCommand: Command {
         Eye error: the mean distance of the two predicted eyes from the true ones over the true eye
         distance, for matched faces where both have eyes.
         Anonymisation: every predicted row is a mask, the one `process --anonymize` draws at
-        --mask-scale and --mask-shape (for `--anonymize image:FILE` give --mask-shape box: the picture
-        is counted as its whole box, an upper bound where it is transparent). mask_coverage is the share of truth faces with at least 80 % of their box
-        masked, exposed_faces those that are not, exposing_frames the frames showing at least one;
+        --mask-scale and --mask-shape (for `--anonymize image:FILE` give --mask-shape box: the
+        picture is counted as its whole box, an upper bound where it is transparent). mask_coverage
+        is the share of truth faces with at least 80 % of their box masked, exposed_faces those that are not, exposing_frames the frames showing at least one;
         false_mask_share is the share of masked pixels that lie in no truth box (masks are not
         clipped at the right and bottom edges: the CSV gives no frame size).
 

@@ -20,7 +20,7 @@ struct OverlayOptions: OptionGroup {
         try AnonymizeMode.parse($0)
     }
     static let maskScale = Option("--mask-scale", "X",
-                                  help: "size of the anonymised ellipse relative to the face box (default 1.3)") {
+                                  help: "size of the anonymisation mask relative to the face box (default 1.3)") {
         try OverlayConfiguration.parseMaskScale($0)
     }
     static let maskShape = Option("--mask-shape", "SHAPE",
