@@ -13,7 +13,7 @@ struct OverlayPainter {
             let scale = configuration.maskScale
             let anonymizer = Anonymizer(mode: mode,
                                         maskScale: scale.isFinite && scale > 0 ? scale : OverlayConfiguration.defaultMaskScale,
-                                        fillColor: configuration.fillColor)
+                                        maskShape: configuration.maskShape, fillColor: configuration.fillColor)
             for face in faces where face.masked { anonymizer.apply(to: MaskRegion.region(of: face), on: surface) }
             for face in hidden where face.masked { anonymizer.apply(to: MaskRegion.region(of: face), on: surface) }
         }

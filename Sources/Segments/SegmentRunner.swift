@@ -121,6 +121,8 @@ package struct SegmentRunner {
         let overlay = "kinds \(o.kinds.map(\.rawValue).sorted()), colour \(String(describing: o.boxColor)), "
             + "anonymize \(String(describing: o.anonymize)), mask \(o.maskScale), fill \(o.fillColor), "
             + "sprite \(o.eyeSprite.map { "\($0.width)x\($0.height)" } ?? "none")"
+            + (o.maskShape == .ellipse ? "" : ", shape \(o.maskShape.rawValue)")
+            + (o.maskImage.map { ", mask picture \($0.size.width)x\($0.size.height)" } ?? "")
         return ["detection \(job.detection)", "tracking \(job.tracking)", "identity \(job.identity)",
                 "attributes \(job.attributes.rawValue)", "encoder \(job.encoder)", "overlay \(overlay)"].joined(separator: "; ")
     }

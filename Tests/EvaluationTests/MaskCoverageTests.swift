@@ -36,6 +36,28 @@ final class MaskCoverageTests: XCTestCase {
         XCTAssertEqual(wide.value(of: "exposing_frames"), 1)
     }
 
+    /// The same case with box masks (`--mask-shape box`): at scale 1 a box mask is its whole box,
+    /// 100 pixels. Frame 1's mask, one pixel to the right, holds 90 of the face's 100 pixels
+    /// (covered now) and 10 outside it; frame 3's 100 pixels are all false. At scale 0.85 the box
+    /// mask's pixel centres are columns and rows 1 through 8 of the box: 64 pixels, too few.
+    func testHandCountedCoverageWithBoxMasks() throws {
+        let truth = TrackTable(path: "truth.csv", rows: [row(0, 1, 0), row(1, 1, 0), row(2, 1, 0), row(2, 2, 20)],
+                               frames: [0, 1, 2, 3])
+        let prediction = TrackTable(path: "pred.csv", rows: [row(0, 5, 0), row(1, 5, 1), row(2, nil, 0), row(3, 5, 40, 40)])
+        let r = try Evaluator(iouThreshold: 0.5, maskScale: 1, maskShape: .box).evaluate(truth: truth, prediction: prediction)
+        XCTAssertEqual(r.masks.truthFaces, 4)
+        XCTAssertEqual(r.masks.coveredFaces, 3)
+        XCTAssertEqual(r.value(of: "mask_coverage"), 0.75)
+        XCTAssertEqual(r.value(of: "exposing_frames"), 1, "only frame 2's unmasked face")
+        XCTAssertEqual(r.masks.maskedPixels, 4 * 100)
+        XCTAssertEqual(r.masks.falselyMaskedPixels, 10 + 100)
+        XCTAssertEqual(r.value(of: "false_mask_share") ?? -1, 110.0 / 400, accuracy: 1e-12)
+
+        let small = try Evaluator(iouThreshold: 0.5, maskScale: 0.85, maskShape: .box).evaluate(truth: truth, prediction: prediction)
+        XCTAssertEqual(small.masks.coveredFaces, 0)
+        XCTAssertEqual(small.masks.maskedPixels, 4 * 64)
+    }
+
     /// Overlapping masks count once; an ignored truth face needs no mask and masking it is not false.
     func testOverlappingMasksAndIgnoredFaces() throws {
         let truth = TrackTable(path: "truth.csv", rows: [row(0, 1, 0), row(0, 2, 30, ignored: true)], frames: [0])

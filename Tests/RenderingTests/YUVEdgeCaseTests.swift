@@ -8,7 +8,8 @@ final class YUVEdgeCaseTests: XCTestCase {
     private static let everything: [OverlayConfiguration] = AnonymizeMode.allCases.flatMap { mode in
         [nil, Sprite.heart(size: 9)].map { sprite in
             OverlayConfiguration(kinds: Set(OverlayKind.allCases), eyeSprite: sprite, anonymize: mode,
-                                 fillColor: RenderColor(r: 250, g: 60, b: 200))
+                                 fillColor: RenderColor(r: 250, g: 60, b: 200),
+                                 maskImage: mode == .image ? MaskImage(Sprite.heart(size: 33)) : nil)
         }
     }
 

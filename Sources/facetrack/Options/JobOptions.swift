@@ -43,9 +43,7 @@ struct JobOptions {
                                 encoder: encoder.settings, threads: encoder.threads ?? 0)
         template.identity = try IdentityOptions(arguments).settings
         // Files read besides the input: no output may name them.
-        if let sprite = try arguments.value(OverlayOptions.eyeSprite), Sprite.builtIn(named: sprite) == nil {
-            template.readFiles.append(ReadFile(path: sprite, role: "the --eye-sprite picture"))
-        }
+        template.readFiles += try OverlayOptions.readFiles(arguments)
         if let cascade = try arguments.value(DetectorOptions.cascade) {
             template.readFiles.append(ReadFile(path: cascade, role: "the --cascade file"))
         }
