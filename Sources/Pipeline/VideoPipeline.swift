@@ -58,9 +58,11 @@ struct PipelineBuilder {
         let adaptive = geometry != nil && job.detection.mode == .adaptive
         // The look-ahead window: long enough to confirm a track from its first detection (or to
         // cover --detect-every), and with adaptive detection half a second more, the time within
-        // which a face missed by the whole-frame passes is found and looked for backwards.
+        // which a face missed by the whole-frame passes is found and looked for backwards (a whole
+        // second with --anonymize: a small face entering at the edge can take that long to be found,
+        // and every frame it shows before must be masked).
         // Without a detector there is nothing to decide later, and held frames only cost memory.
-        let lookBack = adaptive ? Int((fps / 2).rounded()) : 0
+        let lookBack = adaptive ? Int((job.overlay.anonymize != nil ? fps : fps / 2).rounded()) : 0
         let lookahead = job.detection.detector == .none && geometry != nil
             ? 0 : max(job.tracking.minHits + 2, job.detection.detectEvery + 1) + lookBack
         var trackerConfiguration = job.tracking.configuration(

@@ -177,11 +177,16 @@ final class TrackingStage {
         return rows
     }
 
+    /// With `--anonymize`: frames before a newly confirmed face's first detection (where the look-back
+    /// finds it no more) that keep a mask along its early motion, as many as a lost face's mask is held.
+    private var maskLookBackFrames: Int { listsMasks ? serial.tracker?.configuration.maxAge ?? 0 : 0 }
+
     /// Extends each track confirmed on this frame back over the held frames before its first detection.
     private func lookBack(for rows: [TrackedFace], with backfill: Backfill) {
         for row in rows where row.trackID != nil && !backfill.confirmed.contains(row.trackSerial) {
             backfill.confirmed.insert(row.trackSerial)
-            backfill.recovered += serial.buffer.extendBackward(serial: row.trackSerial, startsShot: { $0.boundary != nil }) {
+            backfill.recovered += serial.buffer.extendBackward(serial: row.trackSerial, holdingMasksFor: maskLookBackFrames,
+                                                               startsShot: { $0.boundary != nil }) {
                 job, expected in backfill.find(on: job, near: expected)
             }
         }
