@@ -102,9 +102,12 @@ final class MaskOptionsTests: XCTestCase {
         let batch = try Tools.run(Tools.facetrack, ["batch", clip, "--out", folder.file("out"), "--anonymize", "image:" + dot,
                                                     "--overlay", "none", "--quiet"])
         XCTAssertEqual(batch.status, 0, batch.stderr)
-        let row = try XCTUnwrap(String(contentsOfFile: csv, encoding: .utf8).split(separator: "\n").first { $0.hasPrefix("5,") })
-        let f = row.split(separator: ",", omittingEmptySubsequences: false).compactMap { Double($0) }
-        let (x, y, w, h) = (f[3], f[4], f[5], f[6])
+        // The mask's region is the CSV's mask columns (the head around the box; MaskRegion).
+        let lines = try String(contentsOfFile: csv, encoding: .utf8).split(separator: "\n")
+        let header = try XCTUnwrap(lines.first).split(separator: ",").map(String.init)
+        let row = try XCTUnwrap(lines.first { $0.hasPrefix("5,") }).split(separator: ",", omittingEmptySubsequences: false)
+        func column(_ name: String) throws -> Double { try XCTUnwrap(header.firstIndex(of: name).flatMap { Double(row[$0]) }, name) }
+        let (x, y, w, h) = (try column("mask_x"), try column("mask_y"), try column("mask_width"), try column("mask_height"))
         for video in [out, folder.file("out/zoom.mp4")] {
             let frame = try rgb(video, folder)
             // The centre and a box corner (outside an ellipse) are magenta; the source there is not.
