@@ -34,13 +34,14 @@ package final class IdentityGalleries: IdentityRecording {
         state.withLock { $0.events.append(event) }
     }
 
-    package func recordRow(frame: Int, id: Int, serial: Int) {
+    package func recordRow(frame: Int, id: Int, serial: Int, publishedAt: Int) {
         state.withLock { state in
-            if let at = state.lastRun[id], state.runs[at].serial == serial {
+            let lag = publishedAt - frame
+            if let at = state.lastRun[id], state.runs[at].serial == serial, state.runs[at].lag == lag {
                 state.runs[at].last = frame
             } else {
                 state.lastRun[id] = state.runs.count
-                state.runs.append(IdentityRun(id: id, serial: serial, first: frame, last: frame))
+                state.runs.append(IdentityRun(id: id, serial: serial, first: frame, last: frame, lag: lag))
             }
         }
     }
@@ -56,7 +57,7 @@ package final class IdentityGalleries: IdentityRecording {
 }
 
 /// Rows written as track ID `id` on frames `first...last` came from tracker serial `serial`
-/// (no other serial wrote that ID in between).
+/// (no other serial wrote that ID in between), each written `lag` frames after its own.
 package struct IdentityRun: Codable, Sendable, Equatable {
-    package var id: Int, serial: Int, first: Int, last: Int
+    package var id: Int, serial: Int, first: Int, last: Int, lag: Int
 }

@@ -46,8 +46,9 @@ package struct IdentityEvent: Codable, Sendable, Equatable {
 package protocol IdentityRecording: AnyObject, Sendable {
     /// A call on the ledger, in order.
     func record(_ event: IdentityEvent)
-    /// A row written on frame `frame` as identity `id`, from track `serial`.
-    func recordRow(frame: Int, id: Int, serial: Int)
+    /// A row of frame `frame` written as identity `id`, from track `serial`, while frame
+    /// `publishedAt` was being resolved.
+    func recordRow(frame: Int, id: Int, serial: Int, publishedAt: Int)
 }
 
 /// The identities of a run's tracks, over `ReidentificationIndex`: which identity each tracker
@@ -59,8 +60,9 @@ package struct IdentityLedger {
     package private(set) var index: ReidentificationIndex
     /// Whether re-identification decides identities (otherwise the tracker's IDs stand).
     package let reidentify: Bool
-    /// Tracker serial → identities, each from a time on (the first from the start; a split adds one).
-    private var identities: [Int: [(since: Double, identity: Int)]] = [:]
+    /// Tracker serial → identities, each from a time on (the first from the start; a split adds
+    /// one), with the frame being resolved when it was decided.
+    private var identities: [Int: [(since: Double, identity: Int, decidedAt: Int)]] = [:]
     /// Where the calls are recorded, if anywhere.
     private let recording: IdentityRecording?
     /// The number of the frame being resolved, for the record.
@@ -75,10 +77,12 @@ package struct IdentityLedger {
     /// Whether `serial`'s identity is decided.
     package func isDecided(_ serial: Int) -> Bool { identities[serial] != nil }
 
-    /// The identity `serial` carries at `time` (nil before it is decided).
-    package func identity(of serial: Int, at time: Double) -> Int? {
+    /// The identity `serial` carries at `time` (nil before it is decided); with `publishedAt`, as
+    /// it was known when frame `publishedAt` was resolved (a row written then keeps the identity it
+    /// was written with, though a later split dates the new identity back to before it).
+    package func identity(of serial: Int, at time: Double, publishedAt: Int? = nil) -> Int? {
         guard let segments = identities[serial] else { return nil }
-        return segments.last { $0.since <= time }?.identity ?? segments.first?.identity
+        return segments.last { $0.since <= time && $0.decidedAt <= (publishedAt ?? .max) }?.identity ?? segments.first?.identity
     }
 
     /// The latest identity of `serial` (nil before it is decided).
@@ -89,7 +93,7 @@ package struct IdentityLedger {
     package mutating func observe(_ serial: Int, sample: FaceSample?, time: Double) {
         recording?.record(IdentityEvent(kind: .observe, frame: frame, serial: serial, time: time, sample: sample))
         if let decision = index.observe(track: serial, sample: sample, time: time), reidentify, identities[serial] != nil {
-            identities[serial, default: []].append((decision.since ?? time, decision.identity))
+            identities[serial, default: []].append((decision.since ?? time, decision.identity, frame))
         }
     }
 
@@ -101,7 +105,7 @@ package struct IdentityLedger {
         recording?.record(IdentityEvent(kind: .decide, frame: frame, serial: serial, time: time))
         let decision = index.confirm(track: serial, time: time)
         let identity = reidentify ? decision.identity : (trackerID ?? decision.identity)
-        identities[serial] = [(-Double.infinity, identity)]
+        identities[serial] = [(-Double.infinity, identity, frame)]
         return identity
     }
 
@@ -121,6 +125,7 @@ package struct IdentityLedger {
     /// embedding this ledger would not have asked for (`wantsSample`) is left out: the run that
     /// recorded it knew less of the track's past.
     package mutating func apply(_ event: IdentityEvent, serial: Int?) {
+        frame = event.frame
         switch event.kind {
         case .observe:
             guard let serial else { return }

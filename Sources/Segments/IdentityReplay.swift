@@ -59,13 +59,16 @@ package struct IdentityReplay {
     /// The identity of the row segment `k` wrote as `id` on frame `frame` at `time`; nil when the
     /// replay does not know it.
     package func identity(segment k: Int, id: Int, frame: Int, time: Double) -> Int? {
-        guard let serial = Self.serial(of: id, frame: frame, in: runs[k]), let key = keys[k][serial] else { return nil }
-        return ledger.identity(of: key, at: time)
+        guard let run = runs[k][id]?.first(where: { $0.first <= frame && frame <= $0.last }), let key = keys[k][run.serial] else {
+            return nil
+        }
+        return ledger.identity(of: key, at: time, publishedAt: frame + run.lag)
     }
 
     /// Hands segment `k`'s tracks over from segment `k - 1`'s at the seam (frame `start`).
     private mutating func seam(into k: Int, events: [IdentityEvent], earlierEvents: [IdentityEvent], start: Int,
                                earlier: [SeamRow], later: [SeamRow], live: inout Set<Int>) throws {
+        ledger.frame = start
         var continued: Set<Int> = []
         for match in SeamMatcher.matches(earlier: earlier, later: later) where keys[k][match.later] == nil {
             if let key = keys[k - 1][match.earlier] {

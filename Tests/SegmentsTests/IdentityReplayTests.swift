@@ -57,7 +57,7 @@ final class IdentityReplayTests: XCTestCase {
         for frame in frames {
             for (serial, (appearance, span)) in tracks.enumerated() where span.contains(frame) {
                 guard let id = ledger.identity(of: serial + 1, at: Double(frame) / 10) else { continue }
-                recording.recordRow(frame: frame, id: id, serial: serial + 1)
+                recording.recordRow(frame: frame, id: id, serial: serial + 1, publishedAt: frames.upperBound)
                 csv += "\(frame),\(Double(frame) / 10),\(id),\(appearance.x),10,40,50\n"
                 ids[frame, default: [:]][Int(appearance.x)] = id
             }

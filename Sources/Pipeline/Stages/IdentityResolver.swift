@@ -122,7 +122,7 @@ final class IdentityResolver {
         rows = kept
         if let galleries {
             for row in kept where row.trackSerial != 0 {
-                if let id = row.trackID { galleries.recordRow(frame: frame, id: id, serial: row.trackSerial) }
+                if let id = row.trackID { galleries.recordRow(frame: frame, id: id, serial: row.trackSerial, publishedAt: ledger.frame) }
             }
         }
         return removed
