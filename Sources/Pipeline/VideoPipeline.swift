@@ -84,9 +84,10 @@ struct PipelineBuilder {
         }
         let lanes = LanePool(try (0..<job.laneCount).map { _ in Lane(detector: try makeDetector(), analyzer: try analyzer()) },
                              label: "facetrack.lane")
-        // Frame n's crops are planned from the tracks after frame n - lanes, its keyframe and tile
-        // from those after frame n - 4 lanes, so they start early; neither depends on timing.
-        let board = adaptive ? ForecastBoard(lanes: job.laneCount, reach: 4 * job.laneCount) : nil
+        // Frame n's crops are planned from the tracks after frame n - 2, its keyframe and tile from
+        // those after frame n - 8, so they start early; neither depends on timing, nor on the
+        // thread count (the lag used to be the lane count: --threads changed the CSV).
+        let board = adaptive ? ForecastBoard(lanes: ForecastBoard.planningLag, reach: 4 * ForecastBoard.planningLag) : nil
         // Two frames per lane (or those between a tracked frame and the frame planned from it),
         // two in the serial stages, those the look-ahead holds and those waiting for their shot verdict.
         let inFlight = InFlightLimit(max(job.laneCount * 2, board?.reach ?? 0) + 2 + lookahead

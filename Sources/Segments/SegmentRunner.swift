@@ -109,7 +109,8 @@ package struct SegmentRunner {
             videoPart: videoPart.map { ($0 as NSString).lastPathComponent },
             landmarksPart: landmarksPart.map { ($0 as NSString).lastPathComponent },
             framesRead: summary.frames, readEnd: readEnd, seconds: summary.seconds, cpuSeconds: summary.statistics?.cpuSeconds,
-            faces: summary.faces, shotCuts: summary.shotCutFrames, identities: SegmentRecord.identities(galleries.byID))
+            faces: summary.faces, shotCuts: summary.shotCutFrames, identities: SegmentRecord.identities(galleries.byID),
+            identityEvents: galleries.events, identityRuns: galleries.runs)
         try record.write(to: files.record(segment), inputs: [job.input, files.plan])
         return (record, summary)
     }

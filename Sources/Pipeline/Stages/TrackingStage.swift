@@ -163,7 +163,7 @@ final class TrackingStage {
             tracker.endAllTracks()
             // Pictures of a fade or dissolve mix two people: samples from them decide nothing.
             let start = job.transitionStart.map { job.index - $0 < serial.times.count ? serial.times[$0 % serial.times.count] : job.time }
-            serial.identity?.cut(at: job.time, transitionStart: start)
+            serial.identity?.cut(at: job.time, transitionStart: start, frame: job.number)
         }
         var rows: [TrackedFace]
         if let plan = job.plan {
@@ -199,7 +199,7 @@ final class TrackingStage {
         job.hidden = serial.tracker == nil ? [] : out.hidden
         if let identity = serial.identity {
             // Identities are published as rows leave the window, when the most evidence is in.
-            job.hidden += identity.publish(&job.faces, time: job.time)
+            job.hidden += identity.publish(&job.faces, frame: job.number, time: job.time)
             identity.label(&job.faces)
             identity.label(&job.hidden)
         }
