@@ -50,7 +50,7 @@ package struct IdentityReplay {
             tail = following
             for event in events where own.frames.contains(event.frame) {
                 let serial = event.serial.map { key(k, $0) }
-                track(event, serial: serial, live: &live)
+                Self.track(event, serial: serial, live: &live)
                 ledger.apply(event, serial: serial)
             }
         }
@@ -59,7 +59,7 @@ package struct IdentityReplay {
     /// The identity of the row segment `k` wrote as `id` on frame `frame` at `time`; nil when the
     /// replay does not know it.
     package func identity(segment k: Int, id: Int, frame: Int, time: Double) -> Int? {
-        guard let run = runs[k][id]?.first(where: { $0.first <= frame && frame <= $0.last }), let key = keys[k][run.serial] else {
+        guard let run = Self.run(of: id, frame: frame, in: runs[k]), let key = keys[k][run.serial] else {
             return nil
         }
         return ledger.identity(of: key, at: time, publishedAt: frame + run.lag)
@@ -97,19 +97,12 @@ package struct IdentityReplay {
         // A later track that continues none and is still there at the seam brings its calls from
         // the overlap (one that ended before, the earlier segment had as well).
         var alive: Set<Int> = []
-        for event in events where event.frame < start {
-            switch event.kind {
-            case .observe: if let serial = event.serial { alive.insert(serial) }
-            case .end: if let serial = event.serial { alive.remove(serial) }
-            case .cut: alive.removeAll()
-            case .decide: break
-            }
-        }
+        for event in events where event.frame < start { Self.track(event, serial: event.serial, live: &alive) }
         for event in events where event.frame < start && event.kind != .cut {
             guard let serial = event.serial, alive.contains(serial),
                   keys[k][serial].map({ !continued.contains($0) }) ?? true else { continue }
             let key = key(k, serial)
-            track(event, serial: key, live: &live)
+            Self.track(event, serial: key, live: &live)
             ledger.apply(event, serial: key)
         }
     }
@@ -122,8 +115,8 @@ package struct IdentityReplay {
         return nextKey - 1
     }
 
-    /// Follows which replayed tracks are live.
-    private func track(_ event: IdentityEvent, serial: Int?, live: inout Set<Int>) {
+    /// Follows which tracks are live.
+    private static func track(_ event: IdentityEvent, serial: Int?, live: inout Set<Int>) {
         switch event.kind {
         case .observe: if let serial { live.insert(serial) }
         case .end: if let serial { live.remove(serial) }
@@ -141,9 +134,9 @@ package struct IdentityReplay {
         return times
     }
 
-    /// The tracker serial that wrote `id` on `frame`.
-    private static func serial(of id: Int, frame: Int, in runs: [Int: [IdentityRun]]) -> Int? {
-        runs[id]?.first { $0.first <= frame && frame <= $0.last }?.serial
+    /// The run in which `id` was written on `frame` (its tracker serial and publication lag).
+    private static func run(of id: Int, frame: Int, in runs: [Int: [IdentityRun]]) -> IdentityRun? {
+        runs[id]?.first { $0.first <= frame && frame <= $0.last }
     }
 
     /// The rows of the CSV at `path` before frame `head` and from frame `tail` on, by tracker serial.
@@ -156,7 +149,7 @@ package struct IdentityReplay {
         var before: [SeamRow] = [], after: [SeamRow] = []
         while reader.next() {
             guard let frame = try reader.int(frameColumn, "frame"), frame < head || frame >= tail,
-                  let id = try reader.int(idColumn, "track_id"), let serial = serial(of: id, frame: frame, in: serials) else {
+                  let id = try reader.int(idColumn, "track_id"), let serial = run(of: id, frame: frame, in: serials)?.serial else {
                 continue
             }
             let v = try boxColumns.map { try reader.double($0.0, $0.1) ?? 0 }

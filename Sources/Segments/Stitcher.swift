@@ -261,13 +261,17 @@ private struct RowStitcher {
                 spans[id] = spans[id].map { min($0.lowerBound, frame)...max($0.upperBound, frame) } ?? frame...frame
             }
         }
-        let matches = k == 0 ? [] : SeamMatcher.matches(earlier: carried, later: seam)
-        let galleries = records[k].galleries
-        let tracks = spans.map { IdentityAssigner.Track(id: $0.key, first: $0.value.lowerBound, last: $0.value.upperBound,
-                                                        gallery: galleries[$0.key]) }
-        identityOf = assigner.assign(tracks, matches: matches)
-        (summary.continuedByBoxes, summary.continuedByEmbeddings) = (assigner.continuedByBoxes, assigner.continuedByEmbeddings)
-        if let replay { (summary.continuedByBoxes, summary.continuedByEmbeddings) = (replay.continuedAcrossSeams, 0) }
+        if let replay {
+            // The replay decided every identity already; the seam assigner is for records without one.
+            (summary.continuedByBoxes, summary.continuedByEmbeddings) = (replay.continuedAcrossSeams, 0)
+        } else {
+            let matches = k == 0 ? [] : SeamMatcher.matches(earlier: carried, later: seam)
+            let galleries = records[k].galleries
+            let tracks = spans.map { IdentityAssigner.Track(id: $0.key, first: $0.value.lowerBound, last: $0.value.upperBound,
+                                                            gallery: galleries[$0.key]) }
+            identityOf = assigner.assign(tracks, matches: matches)
+            (summary.continuedByBoxes, summary.continuedByEmbeddings) = (assigner.continuedByBoxes, assigner.continuedByEmbeddings)
+        }
         carried = following
         segment = k
         written.removeAll(keepingCapacity: true)
