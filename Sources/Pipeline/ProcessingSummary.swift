@@ -79,6 +79,31 @@ public struct RunStatistics: Sendable, Equatable, Codable {
     public var cpuSeconds: Double
     /// Peak resident memory of the process so far, in bytes (in a batch, the largest input so far).
     public var peakMemoryBytes: Int
+    /// The detector's passes by kind, with the CPU time the detector spent on them (part of
+    /// `detect`; the sampling that scales each pass's picture counts as convert). Absent in
+    /// results written before it was added.
+    public var passes: [Passes]?
+
+    /// A kind of detector pass (`--detection adaptive` mixes them).
+    public enum PassKind: Int, CaseIterable, Sendable {
+        case wholeFrame, crops, tiles
+
+        public var name: String {
+            switch self {
+            case .wholeFrame: return "whole-frame"
+            case .crops: return "crops"
+            case .tiles: return "tiles"
+            }
+        }
+    }
+
+    /// How many passes of one kind ran and the detector's CPU time on them.
+    public struct Passes: Sendable, Equatable, Codable {
+        /// whole-frame, crops or tiles.
+        public var kind: String
+        public var count: Int
+        public var cpuSeconds: Double
+    }
 
     /// A short table: one line per stage with its CPU seconds and share, frames per second and
     /// peak memory on the first line.
@@ -90,7 +115,19 @@ public struct RunStatistics: Sendable, Equatable, Codable {
         for stage in stages {
             let name = stage.name.padding(toLength: 14, withPad: " ", startingAt: 0)
             lines.append("  " + name + String(format: " %8.2f s %6.1f%%", stage.cpuSeconds, 100 * stage.cpuSeconds / total))
+            if stage.name == RunStage.detect.name { lines += passLines(detectSeconds: stage.cpuSeconds) }
         }
         return lines.joined(separator: "\n")
+    }
+
+    /// Under the detect line: each kind of pass that ran, its count, its CPU time and its share of
+    /// detect, so the detection budget can be read off a run.
+    private func passLines(detectSeconds: Double) -> [String] {
+        (passes ?? []).filter { $0.count > 0 }.map { kind in
+            let name = kind.kind.padding(toLength: 12, withPad: " ", startingAt: 0)
+            let share = detectSeconds > 0 ? 100 * kind.cpuSeconds / detectSeconds : 0
+            return "    " + name + String(format: " %8.2f s %6.1f%% of detect, %d passes, %.2f ms each", kind.cpuSeconds, share, kind.count,
+                                          1000 * kind.cpuSeconds / Double(kind.count))
+        }
     }
 }

@@ -26,11 +26,24 @@ enum RunStage: Int, CaseIterable {
 /// them as the rest of the process's CPU time.
 final class StageClock: Sendable {
     private let totals = Mutex([Double](repeating: 0, count: RunStage.allCases.count))
+    /// The detector's share of `detect`, by pass kind (whole-frame, crops, tiles).
+    private let passTotals = Mutex([Double](repeating: 0, count: RunStatistics.PassKind.allCases.count))
 
     /// Runs `work`, adding its CPU time on this thread to `stage`.
     func time<T>(_ stage: RunStage, _ work: () throws -> T) rethrows -> T {
         let start = CPUClock.threadSeconds()
         defer { add(stage, CPUClock.threadSeconds() - start) }
+        return try work()
+    }
+
+    /// Runs a detector pass, adding its CPU time to `detect` and to its kind.
+    func timeDetection<T>(_ kind: RunStatistics.PassKind, _ work: () throws -> T) rethrows -> T {
+        let start = CPUClock.threadSeconds()
+        defer {
+            let seconds = CPUClock.threadSeconds() - start
+            add(.detect, seconds)
+            passTotals.withLock { $0[kind.rawValue] += seconds }
+        }
         return try work()
     }
 
@@ -40,14 +53,21 @@ final class StageClock: Sendable {
 
     var seconds: [Double] { totals.withLock { $0 } }
 
-    /// The stages' CPU time, the rest of the process's as codec threads, and peak memory.
-    func statistics(since before: ProcessUsage) -> RunStatistics {
+    /// The stages' CPU time, the rest of the process's as codec threads, peak memory, and the
+    /// detector passes by kind (`counts`: how many of each ran).
+    func statistics(since before: ProcessUsage, counts: DetectionPassCounts) -> RunStatistics {
         let after = ProcessUsage.now()
         let seconds = self.seconds
         var stages = RunStage.allCases.map { RunStatistics.Stage(name: $0.name, cpuSeconds: seconds[$0.rawValue]) }
         let cpu = after.cpuSeconds - before.cpuSeconds
         stages.append(RunStatistics.Stage(name: "codec threads", cpuSeconds: max(0, cpu - seconds.reduce(0, +))))
-        return RunStatistics(stages: stages, cpuSeconds: cpu, peakMemoryBytes: after.peakMemoryBytes)
+        var statistics = RunStatistics(stages: stages, cpuSeconds: cpu, peakMemoryBytes: after.peakMemoryBytes)
+        let passSeconds = passTotals.withLock { $0 }
+        let passCounts = [counts.full, counts.crops, counts.tiles]
+        statistics.passes = RunStatistics.PassKind.allCases.map {
+            RunStatistics.Passes(kind: $0.name, count: passCounts[$0.rawValue], cpuSeconds: passSeconds[$0.rawValue])
+        }
+        return statistics
     }
 }
 

@@ -234,7 +234,7 @@ struct VideoPipeline {
         }
         summary.interrupted = state.stopRequested
         summary.seconds = Date().timeIntervalSince(started)
-        summary.statistics = clock.statistics(since: usageBefore)
+        summary.statistics = clock.statistics(since: usageBefore, counts: summary.detectionPasses)
         return (summary, tracks)
     }
 

@@ -27,6 +27,39 @@ final class StatsOptionTests: XCTestCase {
         XCTAssertGreaterThan(Double(encodeLine.split(separator: " ")[1])!, 0, "an encoding run spends time encoding")
     }
 
+    /// The detection budget: under detect, each kind of pass with the counts the summary line gives
+    /// and CPU times that add up to at most detect's.
+    func testProcessPrintsTheDetectorPassesByKind() throws {
+        let folder = try TemporaryFolder()
+        let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+        let clip = root.appendingPathComponent("samples/crossing.mp4").path
+        let result = try Tools.run(Tools.facetrack, ["process", clip, "--csv", folder.file("t.csv"), "--stats"])
+        XCTAssertEqual(result.status, 0, result.stderr)
+        let lines = result.stderr.split(separator: "\n").map(String.init)
+        let summary = try XCTUnwrap(lines.first { $0.contains("detector passes:") }, result.stderr)
+        func counted(_ kind: String) -> Int? {
+            let words = summary.split(separator: ",").first { $0.hasSuffix(" " + kind) }?.split(separator: " ")
+            return words.flatMap { Int($0[$0.count - 2]) }
+        }
+        let detect = try XCTUnwrap(lines.first { $0.hasPrefix("  detect ") }, result.stderr)
+        let detectSeconds = try XCTUnwrap(Double(detect.split(separator: " ")[1]), detect)
+        var passSeconds = 0.0
+        for (kind, name) in [("whole-frame", "whole-frame"), ("crops", "crops"), ("tiles", "tiles")] {
+            let count = try XCTUnwrap(counted(kind), summary)
+            let line = lines.first { $0.hasPrefix("    " + name + " ") }
+            guard count > 0 else {
+                XCTAssertNil(line, "a kind that did not run is not listed")
+                continue
+            }
+            let passLine = try XCTUnwrap(line, "\(name) in\n\(result.stderr)")
+            XCTAssertTrue(passLine.contains(" \(count) passes"), "\(passLine) against \(summary)")
+            passSeconds += try XCTUnwrap(Double(passLine.split(separator: " ")[1]), passLine)
+        }
+        XCTAssertGreaterThan(passSeconds, 0)
+        XCTAssertLessThanOrEqual(passSeconds, detectSeconds + 0.011, "the passes are part of detect")
+        XCTAssertGreaterThan(counted("crops") ?? 0, 0, "the crossing clip's tracked faces are searched by crops")
+    }
+
     func testBatchResultsCarryStatsPerFile() throws {
         let folder = try TemporaryFolder()
         let inputs = folder.file("in")

@@ -148,7 +148,7 @@ final class AnalysisStage: Sendable {
         sampled.region = try clock.time(.convert) {
             try lane.sampler.sample(job.frame, orientation: job.orientation, region: pass.region, into: picture)
         }
-        let faces = try clock.time(.detect) { try lane.detector!.detect(in: picture) }
+        let faces = try clock.timeDetection(RunStatistics.PassKind(pass.kind)) { try lane.detector!.detect(in: picture) }
         return FoundFaces.Found(faces: faces, pass: sampled)
     }
 }
@@ -204,6 +204,16 @@ private extension ScheduledPass.Kind {
         case .full: return 0
         case .crop: return 1
         case .tile: return 2
+        }
+    }
+}
+
+extension RunStatistics.PassKind {
+    init(_ kind: ScheduledPass.Kind) {
+        switch kind {
+        case .full: self = .wholeFrame
+        case .crop: self = .crops
+        case .tile: self = .tiles
         }
     }
 }
