@@ -88,6 +88,7 @@ public struct RunStatistics: Sendable, Equatable, Codable {
     public enum PassKind: Int, CaseIterable, Sendable {
         case wholeFrame, crops, tiles
 
+        /// As `--stats` and the results JSON name it.
         public var name: String {
             switch self {
             case .wholeFrame: return "whole-frame"
@@ -101,7 +102,9 @@ public struct RunStatistics: Sendable, Equatable, Codable {
     public struct Passes: Sendable, Equatable, Codable {
         /// whole-frame, crops or tiles.
         public var kind: String
+        /// Passes run, fallbacks to a whole frame included.
         public var count: Int
+        /// The detector's CPU seconds on them, all lanes.
         public var cpuSeconds: Double
     }
 
