@@ -52,12 +52,15 @@ public struct DetectionPassCounts: Sendable, Equatable {
     public var crops = 0
     /// Full-resolution tiles.
     public var tiles = 0
+    /// Crops on held frames, looking back for a newly confirmed track's first frames.
+    public var lookBack = 0
 
     /// Creates counts.
-    public init(full: Int = 0, crops: Int = 0, tiles: Int = 0) {
+    public init(full: Int = 0, crops: Int = 0, tiles: Int = 0, lookBack: Int = 0) {
         self.full = full
         self.crops = crops
         self.tiles = tiles
+        self.lookBack = lookBack
     }
 }
 
@@ -86,7 +89,7 @@ public struct RunStatistics: Sendable, Equatable, Codable {
 
     /// A kind of detector pass (`--detection adaptive` mixes them).
     public enum PassKind: Int, CaseIterable, Sendable {
-        case wholeFrame, crops, tiles
+        case wholeFrame, crops, tiles, lookBack
 
         /// As `--stats` and the results JSON name it.
         public var name: String {
@@ -94,13 +97,14 @@ public struct RunStatistics: Sendable, Equatable, Codable {
             case .wholeFrame: return "whole-frame"
             case .crops: return "crops"
             case .tiles: return "tiles"
+            case .lookBack: return "look-back"
             }
         }
     }
 
     /// How many passes of one kind ran and the detector's CPU time on them.
     public struct Passes: Sendable, Equatable, Codable {
-        /// whole-frame, crops or tiles.
+        /// whole-frame, crops, tiles or look-back.
         public var kind: String
         /// Passes run, fallbacks to a whole frame included.
         public var count: Int

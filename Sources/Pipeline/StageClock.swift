@@ -36,12 +36,12 @@ final class StageClock: Sendable {
         return try work()
     }
 
-    /// Runs a detector pass, adding its CPU time to `detect` and to its kind.
-    func timeDetection<T>(_ kind: RunStatistics.PassKind, _ work: () throws -> T) rethrows -> T {
+    /// Runs a detector call, adding its CPU time to its kind of pass. Called inside `detect`'s
+    /// timing: the kinds break detect down, they do not add to it.
+    func timePass<T>(_ kind: RunStatistics.PassKind, _ work: () throws -> T) rethrows -> T {
         let start = CPUClock.threadSeconds()
         defer {
             let seconds = CPUClock.threadSeconds() - start
-            add(.detect, seconds)
             passTotals.withLock { $0[kind.rawValue] += seconds }
         }
         return try work()
@@ -63,7 +63,7 @@ final class StageClock: Sendable {
         stages.append(RunStatistics.Stage(name: "codec threads", cpuSeconds: max(0, cpu - seconds.reduce(0, +))))
         var statistics = RunStatistics(stages: stages, cpuSeconds: cpu, peakMemoryBytes: after.peakMemoryBytes)
         let passSeconds = passTotals.withLock { $0 }
-        let passCounts = [counts.full, counts.crops, counts.tiles]
+        let passCounts = [counts.full, counts.crops, counts.tiles, counts.lookBack]
         statistics.passes = RunStatistics.PassKind.allCases.map {
             RunStatistics.Passes(kind: $0.name, count: passCounts[$0.rawValue], cpuSeconds: passSeconds[$0.rawValue])
         }

@@ -98,7 +98,7 @@ struct PipelineBuilder {
             geometry.map { CropPlanning(geometry: $0, configuration: scheduler, board: board, state: state, clock: clock) }
         }
         let backfill = try board.flatMap { _ in
-            try geometry.flatMap { geometry in try makeDetector().map { Backfill(detector: $0, geometry: geometry, pool: pool) } }
+            try geometry.flatMap { geometry in try makeDetector().map { Backfill(detector: $0, geometry: geometry, pool: pool, clock: clock) } }
         }
 
         let finish = FinishStage(pool: pool, inFlight: inFlight, progress: progress)

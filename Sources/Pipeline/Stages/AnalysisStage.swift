@@ -148,7 +148,9 @@ final class AnalysisStage: Sendable {
         sampled.region = try clock.time(.convert) {
             try lane.sampler.sample(job.frame, orientation: job.orientation, region: pass.region, into: picture)
         }
-        let faces = try clock.timeDetection(RunStatistics.PassKind(pass.kind)) { try lane.detector!.detect(in: picture) }
+        let faces = try clock.time(.detect) {
+            try clock.timePass(RunStatistics.PassKind(pass.kind)) { try lane.detector!.detect(in: picture) }
+        }
         return FoundFaces.Found(faces: faces, pass: sampled)
     }
 }
@@ -223,5 +225,6 @@ extension DetectionPassCounts {
         full += other.full
         crops += other.crops
         tiles += other.tiles
+        lookBack += other.lookBack
     }
 }

@@ -12,15 +12,19 @@ final class Backfill {
     let geometry: DetectionGeometry
     let sampler = FrameSampler()
     let pool: ImagePool
+    let clock: StageClock
     /// Serials of the tracks confirmed so far.
     var confirmed: Set<Int> = []
     /// Rows recovered so far.
     var recovered = 0
+    /// Crops the detector ran on.
+    var passes = 0
 
-    init(detector: FaceDetector, geometry: DetectionGeometry, pool: ImagePool) {
+    init(detector: FaceDetector, geometry: DetectionGeometry, pool: ImagePool, clock: StageClock) {
         self.detector = detector
         self.geometry = geometry
         self.pool = pool
+        self.clock = clock
     }
 
     /// The face the detector finds in a crop around `expected` on `job`'s picture, if one
@@ -32,7 +36,8 @@ final class Backfill {
         let picture = pool.acquire(width: pass.pictureWidth, height: pass.pictureHeight)
         defer { pool.release(picture) }
         guard let sampled = try? sampler.sample(job.frame, orientation: job.orientation, region: pass.region, into: picture),
-              let found = try? detector.detect(in: picture) else { return nil }
+              let found = try? clock.timePass(.lookBack, { try detector.detect(in: picture) }) else { return nil }
+        passes += 1
         pass.region = sampled
         var merger = DetectionMerger(width: size.width, height: size.height)
         merger.add(found, from: pass)
@@ -127,6 +132,7 @@ final class TrackingStage {
     /// Adds the faces written, the tracks and the faces embedded to `summary`; returns the
     /// written tracks' summaries (`--tracks-summary`), with the names of known people.
     func summarize(into summary: inout ProcessingSummary) -> TrackingSummary {
+        summary.detectionPasses.lookBack = backfill?.passes ?? 0
         var tracking = TrackingSummary(confirmedTrackCount: serial.tracker?.confirmedTrackCount ?? 0,
                                        longestTrackFrameCount: statistics.longestTrackFrameCount,
                                        droppedDetectionCount: serial.tracker?.droppedDetectionCount ?? 0,
