@@ -86,7 +86,10 @@ final class AnalysisStage: Sendable {
     private func detect(_ passes: [ScheduledPass], on job: FrameJob, lane: Lane) throws -> FoundFaces.Part {
         var part = FoundFaces.Part()
         part.detected = true
-        for pass in passes {
+        let crops = passes.filter(\.kind.isCrop)
+        let together = crops.count > 1
+        if together { detectTogether(crops, on: job, lane: lane, into: &part) }
+        for pass in passes where !(together && pass.kind.isCrop) {
             do {
                 part.found.append(try detect(pass, on: job, lane: lane))
                 switch pass.kind {
@@ -99,6 +102,38 @@ final class AnalysisStage: Sendable {
             }
         }
         return part
+    }
+
+    /// A frame's crops as one call to the detector, which runs pictures of one size as a batch
+    /// where that pays (CenterFace: its weights are read once for all the crops instead of once
+    /// per crop), with the same faces as one crop at a time.
+    private func detectTogether(_ crops: [ScheduledPass], on job: FrameJob, lane: Lane, into part: inout FoundFaces.Part) {
+        var pictures: [BGRAImage] = [], sampled: [ScheduledPass] = []
+        defer { for picture in pictures { imagePool.release(picture) } }
+        for pass in crops {
+            let picture = imagePool.acquire(width: pass.pictureWidth, height: pass.pictureHeight)
+            var done = pass
+            do {
+                done.region = try clock.time(.convert) {
+                    try lane.sampler.sample(job.frame, orientation: job.orientation, region: pass.region, into: picture)
+                }
+            } catch {
+                imagePool.release(picture)
+                part.failed = true
+                continue
+            }
+            pictures.append(picture)
+            sampled.append(done)
+        }
+        guard !pictures.isEmpty,
+              let found = try? clock.time(.detect, { try clock.timePass(.crops) { try lane.detector!.detect(in: pictures) } }) else {
+            part.failed = part.failed || !pictures.isEmpty
+            return
+        }
+        for (faces, pass) in zip(found, sampled) {
+            part.found.append(FoundFaces.Found(faces: faces, pass: pass))
+            part.counts.crops += 1
+        }
     }
 
     /// Merges the parts' faces (whole-frame pass first, then crops, then tiles: the same order
@@ -200,6 +235,11 @@ final class FoundFaces: Sendable {
 }
 
 private extension ScheduledPass.Kind {
+    var isCrop: Bool {
+        if case .crop = self { return true }
+        return false
+    }
+
     /// Passes merge whole-frame first, then crops, then tiles.
     var mergeRank: Int {
         switch self {
