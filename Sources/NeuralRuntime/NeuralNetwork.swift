@@ -22,6 +22,8 @@ package final class NeuralNetwork {
     package let unplannedFloatCount: Int
 
     private let storage: FloatStorage
+    /// The activation arena when it is shared with networks of other sizes (`SharedArena`).
+    package let arenaBlock: ArenaBlock?
     /// Packed convolution weights, perhaps shared with networks of other input sizes (kept alive
     /// with the kernels).
     private let weights: PackedWeights
@@ -52,7 +54,8 @@ package final class NeuralNetwork {
     /// convolution weights are then packed once for all of them.
     /// `rowStrips: false` runs every step whole, one after another (to compare with).
     package init(graph original: GraphDescription, kernelPath path: KernelPath = .default,
-                 sharing shared: PackedWeights? = nil, rowStrips: Bool = true) throws {
+                 sharing shared: PackedWeights? = nil, arena sharedArena: SharedArena? = nil,
+                 rowStrips: Bool = true) throws {
         let weights = shared ?? PackedWeights()
         self.weights = weights
         kernelPath = path
@@ -160,7 +163,10 @@ package final class NeuralNetwork {
         let plan = ArenaPlanner.plan(requests)
         let storage = FloatStorage()
         // The arena is the network's largest buffer: its failure is an error like any other.
-        let arena = try storage.allocateOrThrow(plan.size)
+        let arenaBlock = try sharedArena?.block(floats: plan.size)
+        let arena = try arenaBlock?.start ?? storage.allocateOrThrow(plan.size)
+        if arenaBlock == nil { NetworkMemory.arenas.add(plan.size * MemoryLayout<Float>.size) }
+        self.arenaBlock = arenaBlock
         var pointers = [UnsafeMutablePointer<Float>?](repeating: nil, count: tensors.count)
         for (slot, index) in planned.enumerated() { pointers[index] = arena + plan.offsets[slot] }
         // Constants are copied into the storage only for kernels that read them in place (an ADD's
@@ -339,6 +345,7 @@ package final class NeuralNetwork {
 
     deinit {
         if let pool { nk_pool_destroy(pool) }
+        if arenaBlock == nil { NetworkMemory.arenas.add(-arenaFloatCount * MemoryLayout<Float>.size) }
     }
 
     /// Parts each splittable step is cut into per thread (claimed dynamically, so a thread the OS

@@ -12,6 +12,8 @@ import Darwin
 final class FloatStorage {
     /// What `calloc` returned, for `free`; the buffers handed out start at the next 64-byte boundary.
     private var blocks: [UnsafeMutableRawPointer] = []
+    /// Bytes allocated, counted in `NetworkMemory.all`.
+    private var bytes = 0
 
     /// A zeroed buffer of `count` floats (at least one), 64-byte aligned. From `calloc`: a large
     /// buffer comes as fresh zero pages that are only touched when used (a network planned for
@@ -34,6 +36,8 @@ final class FloatStorage {
             throw NeuralRuntimeError.outOfMemory(bytes: overflow ? Int.max : floats + 64)
         }
         blocks.append(raw)
+        bytes += floats + 64
+        NetworkMemory.all.add(floats + 64)
         let aligned = (Int(bitPattern: raw) + 63) & ~63
         return UnsafeMutablePointer<Float>(bitPattern: aligned)!
     }
@@ -60,5 +64,6 @@ final class FloatStorage {
 
     deinit {
         for block in blocks { free(block) }
+        NetworkMemory.all.add(-bytes)
     }
 }
