@@ -150,6 +150,28 @@ def exit_return_long_clip():
     return exit_return("exit-return-long", 150, 3.7)
 
 
+def edge_enter_clip():
+    """Small faces (28-40 px at 720p: too small for the whole-frame pass) that enter and leave at the
+    frame's four edges: anonymisation must find them within a few frames and mask them back to
+    their first frame."""
+    times = [i / 25 for i in range(125)]
+    # (track_id, head, mirror, face height, first and last time, centre at the first time, pixels per second)
+    walkers = [(1, HOPPER_HEAD, False, 34, 0.0, 5.0, (-40, 220), (150, 0)),
+               (2, ASTRONAUT_HEAD, False, 30, 0.8, 5.0, (1320, 480), (-170, 0)),
+               (3, HOPPER_HEAD, True, 40, 0.0, 2.2, (1000, 330), (160, 0)),
+               (4, ASTRONAUT_HEAD, True, 28, 2.4, 5.0, (-30, 600), (130, 0)),
+               (5, HOPPER_HEAD, False, 36, 3.0, 5.0, (900, -30), (0, 120)),
+               (6, ASTRONAUT_HEAD, False, 32, 0.0, 1.8, (200, 100), (-150, 0))]
+
+    def at(t):
+        placed = []
+        for track_id, (photo, crop), mirror, height, t0, t1, (x, y), (vx, vy) in walkers:
+            if t0 <= t <= t1:
+                placed.append(face_at(photo, crop, height, x + vx * (t - t0), y + vy * (t - t0), track_id, mirror))
+        return placed
+    return dict(name="edge-enter", size=(1280, 720), times=times, at=at, rate=25)
+
+
 def face_at(photo, crop, height, cx, cy, track_id, mirror=False, tint=None):
     """A crop placed so that the photo's face box is about `height` pixels tall and centred on (cx, cy)."""
     fx, fy, fw, fh = photo_facts()[photo]["face"]
@@ -282,7 +304,7 @@ def draw_outlet():
 DRAWINGS = {"outlet": draw_outlet}
 
 CLIPS = [zoom_clip, crossing_clip, exit_return_clip, no_face_clip, portrait_clip, vfr_clip, small_face_clip,
-         exit_return_long_clip, cut_clip, crowd_clip]
+         exit_return_long_clip, cut_clip, crowd_clip, edge_enter_clip]
 
 
 @functools.lru_cache(maxsize=None)

@@ -108,6 +108,18 @@ let closeUp = [TrackedFace(observation: FaceObservation(bounds: Rect(x: 660, y: 
 let hugeFace = [TrackedFace(observation: FaceObservation(bounds: Rect(x: 200, y: -300, width: 1500, height: 1600),
                                                          confidence: 0.9), trackID: 1)]
 
+/// A 128 x 128 emoji-like picture: an opaque disc on transparency, for `--anonymize image:FILE`.
+let disc: MaskImage? = {
+    let image = BGRAImage(width: 128, height: 128)
+    for y in 0..<128 {
+        for x in 0..<128 {
+            let inside = (Double(x) - 63.5) * (Double(x) - 63.5) + (Double(y) - 63.5) * (Double(y) - 63.5) < 60 * 60
+            image.setPixel(x: x, y: y, b: 0, g: 210, r: 255, a: inside ? 255 : 0)
+        }
+    }
+    return try? MaskImage(image: image)
+}()
+
 let cases: [(name: String, target: Double?, configuration: OverlayConfiguration, faces: [TrackedFace])] = [
     ("boxes+eyes+labels", 1, OverlayConfiguration(kinds: [.boxes, .eyes, .labels]), faces),
     ("boxes+eyes+mouth+labels", nil, OverlayConfiguration(kinds: [.boxes, .eyes, .mouth, .labels]), faces),
@@ -115,6 +127,9 @@ let cases: [(name: String, target: Double?, configuration: OverlayConfiguration,
     ("blur (mask 1.3)", 5, OverlayConfiguration(kinds: [], anonymize: .blur), faces),
     ("pixelate (mask 1.3)", nil, OverlayConfiguration(kinds: [], anonymize: .pixelate), faces),
     ("fill (mask 1.3)", nil, OverlayConfiguration(kinds: [], anonymize: .fill), faces),
+    ("image 128 px (mask 1.3)", nil, OverlayConfiguration(kinds: [], anonymize: .image, maskImage: disc), faces),
+    ("blur, box (mask 1.3)", nil, OverlayConfiguration(kinds: [], anonymize: .blur, maskShape: .box), faces),
+    ("fill, box (mask 1.3)", nil, OverlayConfiguration(kinds: [], anonymize: .fill, maskShape: .box), faces),
     ("blur, 1 face 600x600", nil, OverlayConfiguration(kinds: [], anonymize: .blur), closeUp),
     ("blur, 1 face > frame", nil, OverlayConfiguration(kinds: [], anonymize: .blur), hugeFace),
 ]

@@ -9,14 +9,18 @@ public struct Evaluator: Sendable {
     /// The size of each predicted row's mask relative to its box, for anonymisation coverage
     /// (the renderer's `--mask-scale`, default 1.3).
     public var maskScale: Double
+    /// The shape of each mask (the renderer's `--mask-shape`, default ellipse; an image mask
+    /// counts as its box).
+    public var maskShape: MaskShape
 
     /// How far (seconds) a prediction's frame time may be from the truth's (both are written with 6 decimals).
     public static let timeTolerance = 0.0005
 
     /// Creates an evaluator.
-    public init(iouThreshold: Double = 0.5, maskScale: Double = 1.3) {
+    public init(iouThreshold: Double = 0.5, maskScale: Double = 1.3, maskShape: MaskShape = .ellipse) {
         self.iouThreshold = iouThreshold
         self.maskScale = maskScale
+        self.maskShape = maskShape
     }
 
     /// Evaluates `prediction` against `truth`. Throws when the prediction has a frame the truth
@@ -72,7 +76,7 @@ public struct Evaluator: Sendable {
         for frame in truth.frames.sorted() {
             let t = truthByFrame[frame] ?? []
             coverage.add(truth: t.filter { !$0.ignored }.map(\.box), ignored: t.filter(\.ignored).map(\.box),
-                         predictions: (predictionByFrame[frame] ?? []).map(\.box), maskScale: maskScale)
+                         predictions: (predictionByFrame[frame] ?? []).map(\.maskRegion), maskScale: maskScale, maskShape: maskShape)
         }
         return coverage
     }

@@ -1,7 +1,8 @@
 import FaceCore
 
 /// How well the masks a tracks CSV describes would hide the truth faces: every predicted row is
-/// one mask, the `EllipseMask` the renderer draws for it at `maskScale`. Counted on whole pixels,
+/// one mask, the `EllipseMask` the renderer draws for it at `maskScale` in `maskShape` around its region
+/// (`TrackRow.maskRegion`: the CSV's mask columns, else the head `MaskRegion` finds around the box). Counted on whole pixels,
 /// a pixel inside a box or mask when its centre is.
 ///
 /// - A truth face is covered when at least `coveredShare` of its box's pixels lie inside the
@@ -32,9 +33,9 @@ public struct MaskCoverage: Sendable, Equatable {
     /// Share of masked pixels that hide no truth face; nil when nothing is masked.
     public var falseMaskShare: Double? { maskedPixels > 0 ? Double(falselyMaskedPixels) / Double(maskedPixels) : nil }
 
-    /// Adds one frame: its counted truth boxes, its ignored truth boxes and its predicted boxes.
-    mutating func add(truth: [Rect], ignored: [Rect], predictions: [Rect], maskScale: Double) {
-        let masks = predictions.compactMap { EllipseMask(face: $0, scale: maskScale) }
+    /// Adds one frame: its counted truth boxes, its ignored truth boxes and its predicted mask regions.
+    mutating func add(truth: [Rect], ignored: [Rect], predictions: [Rect], maskScale: Double, maskShape: MaskShape = .ellipse) {
+        let masks = predictions.compactMap { EllipseMask(face: $0, scale: maskScale, shape: maskShape) }
         var exposes = false
         for box in truth {
             truthFaces += 1

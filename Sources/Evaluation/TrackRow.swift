@@ -14,6 +14,11 @@ public struct TrackRow: Sendable, Equatable {
     public var leftEye: Point?
     /// Eye on the image's right, when known.
     public var rightEye: Point?
+    /// Mouth centre, when known.
+    public var mouth: Point?
+    /// The region the run drew this face's mask in, before `--mask-scale` (the `mask_*` columns of
+    /// an `--anonymize` run's tracks CSV); nil when the file does not say.
+    public var mask: Rect?
     /// The 1-based line of the file it came from (0 when made in code).
     public var line: Int
     /// A truth face no evaluation should count (source `ignore`: mostly hidden or out of the
@@ -31,5 +36,11 @@ public struct TrackRow: Sendable, Equatable {
         self.rightEye = rightEye
         self.line = line
         self.ignored = ignored
+    }
+
+    /// The region a mask is drawn in for this row: the file's own, else the head around the box
+    /// (`MaskRegion`, as the renderer finds it for a face seen on its frame).
+    public var maskRegion: Rect {
+        mask ?? MaskRegion.head(of: box, leftEye: leftEye, rightEye: rightEye, mouth: mouth)
     }
 }

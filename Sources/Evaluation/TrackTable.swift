@@ -3,8 +3,8 @@ import Foundation
 
 /// The faces of a tracks CSV (as `facetrack process --csv` writes) or a truth CSV, grouped by frame.
 ///
-/// Required columns: frame, track_id, x, y, width, height, confidence; the eye columns are read
-/// when present, and a `source` of `ignore` marks a truth face no evaluation counts; other
+/// Required columns: frame, track_id, x, y, width, height, confidence; the eye and mouth columns
+/// and the mask region (`mask_x…mask_height`) are read when present, and a `source` of `ignore` marks a truth face no evaluation counts; other
 /// columns are ignored. A row whose box fields are all empty lists a frame without
 /// faces (truth files list every frame of a clip that way).
 public struct TrackTable: Sendable {
@@ -103,6 +103,11 @@ public struct TrackTable: Sendable {
                                  confidence: confidence, leftEye: try reader.point("left_eye"),
                                  rightEye: try reader.point("right_eye"), line: number,
                                  ignored: reader.text("source") == "ignore"))
+            rows[rows.count - 1].mouth = try reader.point("mouth")
+            if let x = try reader.double("mask_x"), let y = try reader.double("mask_y"),
+               let width = try reader.double("mask_width"), let height = try reader.double("mask_height") {
+                rows[rows.count - 1].mask = Rect(x: x, y: y, width: width, height: height)
+            }
         }
         return TrackTable(path: path, rows: rows, frames: frames, firstLine: firstLine, times: times)
     }

@@ -93,6 +93,15 @@ public struct TrackedFace: Sendable, Equatable {
     /// Whether anonymisation hides this face: false only for a face `--keep` keeps or `--only`
     /// leaves visible.
     package var masked = true
+    /// Frames since (or, for a box interpolated across a gap, until) the nearest frame a detector
+    /// found this face; 0 for a detection. Masks of faces not seen grow with it (`MaskRegion`).
+    package var unseenFrames = 0
+    /// For a face not seen on its frame: how far its box moves per frame, as a share of its height,
+    /// in the forecast or interpolation that placed it. A faster face's mask grows faster.
+    package var unseenSpeed = 0.0
+    /// The region its anonymisation mask is drawn in (`MaskRegion`), once decided for output; nil
+    /// until then (the renderer then computes it from `display`).
+    package var maskRegion: Rect?
     /// The shot this face's frame belongs to (0 from the first frame, one more after each shot
     /// boundary); nil for a still image.
     package var shot: Int?

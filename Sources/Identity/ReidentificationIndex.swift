@@ -90,6 +90,8 @@ package struct ReidentificationIndex {
         /// When the track was last seen with a sample that agreed with its gallery (or without one).
         var lastConsistent: Double
         var lastSample: Double?
+        /// Samples this track added itself (a continuation merges an earlier identity's too).
+        var ownSamples = 0
     }
 
     private struct EndedIdentity {
@@ -123,14 +125,20 @@ package struct ReidentificationIndex {
     package func isInDoubt(track: Int) -> Bool { !(live[track]?.outliers.isEmpty ?? true) }
 
     /// Whether an embedding of `track`'s face at `time` would help: the track has none yet, or
-    /// its last is `sampleSpacing` old and its gallery is not full, it is drifting, or the last
-    /// sample is `sampleInterval` old. Lets a tracking stage embed a few faces per track rather
-    /// than every face on every frame.
+    /// its last is `sampleSpacing` old and it has not added a gallery's worth itself, it is
+    /// drifting, or the last sample lies in an earlier `sampleInterval` of the video. Lets a
+    /// tracking stage embed a few faces per track rather than every face on every frame. Counting
+    /// the track's own samples rather than its gallery's (which a continuation fills with an
+    /// earlier identity's), and steady samples on the video's clock, keep the samples a track
+    /// takes independent of what it continued and of where the run began: a segment of a split
+    /// plan takes the samples one run takes (`stitch` replays them).
     package func wantsSample(track: Int, time: Double) -> Bool {
         guard let state = live[track], let last = state.lastSample else { return true }
         guard time - last >= settings.sampleSpacing else { return false }
-        return state.gallery.samples.count < state.gallery.capacity || !state.outliers.isEmpty
-            || time - last >= settings.sampleInterval
+        // Steady: one in each `sampleInterval` of the video's time (not of the track's), so that
+        // runs which began at different frames take the same samples.
+        return state.ownSamples < state.gallery.capacity || !state.outliers.isEmpty
+            || (time / settings.sampleInterval).rounded(.down) > (last / settings.sampleInterval).rounded(.down)
     }
 
     /// Identities remembered after their tracks ended.
@@ -154,6 +162,7 @@ package struct ReidentificationIndex {
         guard state.identity != nil, let distance = state.gallery.distance(to: sample.embedding),
               distance >= settings.threshold else {
             state.gallery.add(sample)
+            state.ownSamples += 1
             state.outliers.removeAll()
             state.lastConsistent = time
             live[track] = state
@@ -170,6 +179,7 @@ package struct ReidentificationIndex {
             // for a split: the first good picture replaces it.
             state.gallery.removeSamples(below: settings.splitQuality)
             state.gallery.add(sample)
+            state.ownSamples += 1
             state.outliers.removeAll()
             state.lastConsistent = time
             live[track] = state

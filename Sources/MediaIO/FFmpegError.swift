@@ -93,6 +93,8 @@ public enum MediaError: Error, CustomStringConvertible, Sendable {
     case notSplittable(String, reason: String)
     /// Video parts encoded apart cannot be joined by stream copy.
     case partsDoNotJoin(String, reason: String)
+    /// A video where a still image (a picture file) is needed.
+    case notStillImage(String)
     /// `--start`/`--end` on a still image.
     case spanOfStillImage(String)
     /// No frame of the video lies in the span asked for.
@@ -131,6 +133,7 @@ public enum MediaError: Error, CustomStringConvertible, Sendable {
         case let .cannotOpen(p, reason): return "\(p): cannot open the file (\(MediaError.plain(reason)))"
         case let .notSplittable(p, reason): return "\(p): cannot be split into segments: \(reason)"
         case let .partsDoNotJoin(p, reason): return "\(p): cannot join the video parts: \(reason)"
+        case .notStillImage(let p): return "\(p): is a video, not a still image (use a picture such as a PNG)"
         case .spanOfStillImage(let p): return "\(p): a still image has no time span (--start/--end are for videos)"
         case let .emptySpan(p, span): return "\(p): no frame between \(span) (the video is shorter)"
         }

@@ -6,9 +6,15 @@ import FaceCore
 public enum ImageLoader {
     /// The upright image and the orientation that was applied.
     /// With `maxSide`, a larger picture is scaled down while it is converted (one swscale pass),
-    /// so a huge file costs its decoded frame only, not a full-size BGRA copy.
-    public static func load(path: String, maxSide: Int? = nil) throws -> (image: BGRAImage, orientation: ImageOrientation) {
+    /// so a huge file costs its decoded frame only, not a full-size BGRA copy. With `stillOnly`,
+    /// a video (anything but a still-image format) is refused before it is decoded.
+    public static func load(path: String, maxSide: Int? = nil,
+                            stillOnly: Bool = false) throws -> (image: BGRAImage, orientation: ImageOrientation) {
         let demuxer = try Demuxer(path: path)
+        // A GIF counts as a picture (an animated one gives its first frame).
+        if stillOnly, !demuxer.isStillImage, String(cString: demuxer.context.pointee.iformat.pointee.name) != "gif" {
+            throw MediaError.notStillImage(path)
+        }
         let decoder = try VideoDecoder(demuxer: demuxer, threads: 1)
         let packet = Packet()
         let frame = Frame()

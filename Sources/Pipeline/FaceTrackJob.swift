@@ -89,6 +89,10 @@ public struct FaceTrackJob: Sendable {
             try require(trackThreshold >= d.effectiveThreshold, "track threshold (--track-threshold)",
                         "at least the reporting threshold (--threshold \(d.effectiveThreshold))")
         }
+        if let maskThreshold = tracking.maskThreshold {
+            try require(maskThreshold <= d.effectiveThreshold, "mask threshold (--mask-threshold)",
+                        "at most the reporting threshold (--threshold \(d.effectiveThreshold))")
+        }
         try require((tracking.maxAge ?? 1) >= 1, "maximum age (--max-age)", "at least 1 frame")
         try require(encoder.codec.map { EncoderSettings.codecs.contains($0) } ?? true, "codec (--codec)",
                     EncoderSettings.codecs.joined(separator: ", "))
@@ -200,10 +204,12 @@ public struct FaceTrackJob: Sendable {
         // output that is never finished deletes its temporary file.
         var outputs: [FrameOutput] = []
         if let path = self.outputs.csv {
-            outputs.append(try TrackCSVWriter(path: path, inputs: inputs, includesPerson: self.identity.knownFolder != nil))
+            outputs.append(try TrackCSVWriter(path: path, inputs: inputs, includesPerson: self.identity.knownFolder != nil,
+                                              includesMask: overlay.anonymize != nil))
         }
         if let path = self.outputs.json {
-            outputs.append(try TrackJSONWriter(path: path, inputs: inputs, includesPerson: self.identity.knownFolder != nil))
+            outputs.append(try TrackJSONWriter(path: path, inputs: inputs, includesPerson: self.identity.knownFolder != nil,
+                                               includesMask: overlay.anonymize != nil))
         }
         if let path = self.outputs.mot { outputs.append(try MOTChallengeWriter(path: path, inputs: inputs)) }
         if let path = self.outputs.tracksSummary { _ = try AtomicOutput(path: path, inputs: inputs) }

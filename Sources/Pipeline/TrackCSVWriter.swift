@@ -9,7 +9,10 @@ import Foundation
 /// `time` is seconds (6 decimals), booleans are 1/0, and a value that is not available is empty.
 /// With known people (`--known`) a column `person` holds the name a face was recognised as (empty
 /// for a stranger). The last column, `shot`, numbers the frame's shot from 0 (a cut, fade or
-/// dissolve starts the next one); it is empty for still images.
+/// dissolve starts the next one); it is empty for still images. With `--anonymize` (`includesMask`),
+/// `mask_x,mask_y,mask_width,mask_height` follow: the region the face's mask is drawn in before
+/// `--mask-scale` (`MaskRegion`: the head, grown while the face is not seen), so that coverage can
+/// be measured from the CSV alone.
 /// The file is written under a temporary name and renamed by `finish()`.
 public final class TrackCSVWriter {
     /// The columns after the optional `image` column, in order; `person` (with known people) and
@@ -21,27 +24,34 @@ public final class TrackCSVWriter {
     private let file: BufferedTextFile
     private let includesImage: Bool
     private let includesPerson: Bool
+    private let includesMask: Bool
+
+    /// The mask columns, written last with `--anonymize`.
+    public static let maskColumns = ["mask_x", "mask_y", "mask_width", "mask_height"]
 
     /// Opens `path` (or standard output when `path` is "-") and writes the header; `includesPerson`
-    /// adds the `person` column at the end.
-    public init(path: String, inputs: [String] = [], includesImage: Bool = false, includesPerson: Bool = false) throws {
+    /// adds the `person` column, `includesMask` the mask columns at the end.
+    public init(path: String, inputs: [String] = [], includesImage: Bool = false, includesPerson: Bool = false,
+                includesMask: Bool = false) throws {
         self.includesImage = includesImage
         self.includesPerson = includesPerson
+        self.includesMask = includesMask
         file = try BufferedTextFile(path: path, inputs: inputs)
-        file.buffer += ((includesImage ? ["image"] : []) + Self.header(includesPerson: includesPerson)).joined(separator: ",") + "\n"
+        file.buffer += ((includesImage ? ["image"] : []) + Self.header(includesPerson: includesPerson, includesMask: includesMask))
+            .joined(separator: ",") + "\n"
     }
 
     /// Every column after the optional `image` column, in order: `columns`, `person` (with known
-    /// people), `shot` (what `TrackRowValues` gives, and the keys of `--json`).
-    static func header(includesPerson: Bool) -> [String] {
-        columns + (includesPerson ? ["person"] : []) + ["shot"]
+    /// people), `shot`, the mask columns (with `--anonymize`): what `TrackRowValues` gives, and the keys of `--json`.
+    static func header(includesPerson: Bool, includesMask: Bool = false) -> [String] {
+        columns + (includesPerson ? ["person"] : []) + ["shot"] + (includesMask ? maskColumns : [])
     }
 
     /// Appends the rows of one frame (or one image, whose path fills the `image` column).
     public func write(frame: Int, time: Double, faces: [TrackedFace], image: String? = nil) throws {
         for face in faces {
             if includesImage { file.buffer += Self.quoted(image ?? "") + "," }
-            TrackRowValues(frame: frame, time: time, face: face).forEach(includesPerson: includesPerson) { index, value in
+            TrackRowValues(frame: frame, time: time, face: face).forEach(includesPerson: includesPerson, includesMask: includesMask) { index, value in
                 if index > 0 { file.buffer += "," }
                 switch value {
                 case .number(let text), .word(let text): file.buffer += text

@@ -8,20 +8,23 @@ import Foundation
 public final class TrackJSONWriter {
     private let file: BufferedTextFile
     private let includesPerson: Bool
+    private let includesMask: Bool
     private let keys: [String]
 
-    /// Opens `path` (or standard output for "-"), refusing one that names an input.
-    public init(path: String, inputs: [String] = [], includesPerson: Bool = false) throws {
+    /// Opens `path` (or standard output for "-"), refusing one that names an input; `includesMask`
+    /// adds the mask keys (`--anonymize`).
+    public init(path: String, inputs: [String] = [], includesPerson: Bool = false, includesMask: Bool = false) throws {
         self.includesPerson = includesPerson
+        self.includesMask = includesMask
         file = try BufferedTextFile(path: path, inputs: inputs)
-        keys = TrackCSVWriter.header(includesPerson: includesPerson).map { "\"\($0)\":" }
+        keys = TrackCSVWriter.header(includesPerson: includesPerson, includesMask: includesMask).map { "\"\($0)\":" }
     }
 
     /// Appends one line per face of the frame.
     public func write(frame: Int, time: Double, faces: [TrackedFace]) throws {
         for face in faces {
             file.buffer += "{"
-            TrackRowValues(frame: frame, time: time, face: face).forEach(includesPerson: includesPerson) { index, value in
+            TrackRowValues(frame: frame, time: time, face: face).forEach(includesPerson: includesPerson, includesMask: includesMask) { index, value in
                 if index > 0 { file.buffer += "," }
                 file.buffer += keys[index]
                 switch value {

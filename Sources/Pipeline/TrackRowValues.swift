@@ -23,8 +23,8 @@ struct TrackRowValues {
     let face: TrackedFace
 
     /// Calls `body` with each column's index and value (`TrackCSVWriter.header`): `person` when
-    /// `includesPerson`, then `shot`.
-    func forEach(includesPerson: Bool, _ body: (Int, Value) -> Void) {
+    /// `includesPerson`, then `shot`, then the mask region when `includesMask` (empty until decided).
+    func forEach(includesPerson: Bool, includesMask: Bool = false, _ body: (Int, Value) -> Void) {
         let o = face.observation
         var index = 0
         func put(_ value: Value) {
@@ -60,5 +60,12 @@ struct TrackRowValues {
         put(.word(face.source.rawValue))
         if includesPerson { put(.text(face.person ?? "")) }
         put(face.shot.map { .number(String($0)) } ?? .none)
+        if includesMask {
+            let mask = face.maskRegion
+            number(mask?.x, 2)
+            number(mask?.y, 2)
+            number(mask?.width, 2)
+            number(mask?.height, 2)
+        }
     }
 }

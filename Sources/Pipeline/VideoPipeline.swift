@@ -41,7 +41,7 @@ struct PipelineBuilder {
         self.input = input
         self.outputs = outputs
         let detection = job.detection
-        let threshold = job.tracking.detectorThreshold(reportingAt: detection.effectiveThreshold)
+        let threshold = job.tracking.detectorThreshold(reportingAt: detection.effectiveThreshold, masks: job.overlay.anonymize != nil)
         // One inference per lane: the lanes already keep every core busy, and splitting a frame's
         // inference as well put twice as many threads as cores to work (the runtime's workers spin
         // between steps). A still image is one frame: its inference gets every core.
@@ -59,9 +59,11 @@ struct PipelineBuilder {
         let adaptive = geometry != nil && job.detection.mode == .adaptive
         // The look-ahead window: long enough to confirm a track from its first detection (or to
         // cover --detect-every), and with adaptive detection half a second more, the time within
-        // which a face missed by the whole-frame passes is found and looked for backwards.
+        // which a face missed by the whole-frame passes is found and looked for backwards (a whole
+        // second with --anonymize: a small face entering at the edge can take that long to be found,
+        // and every frame it shows before must be masked).
         // Without a detector there is nothing to decide later, and held frames only cost memory.
-        let lookBack = adaptive ? Int((fps / 2).rounded()) : 0
+        let lookBack = adaptive ? Int((job.overlay.anonymize != nil ? fps : fps / 2).rounded()) : 0
         let lookahead = job.detection.detector == .none && geometry != nil
             ? 0 : max(job.tracking.minHits + 2, job.detection.detectEvery + 1) + lookBack
         var trackerConfiguration = job.tracking.configuration(
@@ -72,6 +74,7 @@ struct PipelineBuilder {
         trackerConfiguration.reportMissedFrames = lookahead
         trackerConfiguration.smoothing = false
         trackerConfiguration.holdsMasks = job.overlay.anonymize != nil
+        trackerConfiguration.maskThreshold = job.tracking.maskThreshold(reportingAt: job.detection.effectiveThreshold)
         let tracker = Tracker(rowsOnly: trackerConfiguration)
 
         let state = RunState(stop: stop)
@@ -82,9 +85,10 @@ struct PipelineBuilder {
         }
         let lanes = LanePool(try (0..<job.laneCount).map { _ in Lane(detector: try makeDetector(), analyzer: try analyzer()) },
                              label: "facetrack.lane")
-        // Frame n's crops are planned from the tracks after frame n - lanes, its keyframe and tile
-        // from those after frame n - 4 lanes, so they start early; neither depends on timing.
-        let board = adaptive ? ForecastBoard(lanes: job.laneCount, reach: 4 * job.laneCount) : nil
+        // Frame n's crops are planned from the tracks after frame n - 2, its keyframe and tile from
+        // those after frame n - 8, so they start early; neither depends on timing, nor on the
+        // thread count (the lag used to be the lane count: --threads changed the CSV).
+        let board = adaptive ? ForecastBoard(lanes: ForecastBoard.planningLag, reach: 4 * ForecastBoard.planningLag) : nil
         // Two frames per lane (or those between a tracked frame and the frame planned from it),
         // two in the serial stages, those the look-ahead holds and those waiting for their shot verdict.
         let inFlight = InFlightLimit(max(job.laneCount * 2, board?.reach ?? 0) + 2 + lookahead
@@ -129,6 +133,7 @@ struct PipelineBuilder {
                           lookahead: lookahead,
                           smoothing: job.tracking.smoothing ? TrackSmoothing(configuration: tracker.configuration) : nil,
                           board: board, backfill: backfill, identity: resolver, listsMasks: job.overlay.anonymize != nil,
+                          maskScale: job.overlay.maskScale,
                           state: state, clock: clock, next: render),
             queue: DispatchQueue(label: "facetrack.track"))
         let analysis = AnalysisStage(lanes: lanes, every: job.detection.detectEvery,

@@ -8,10 +8,13 @@ struct Canvas: OverlaySurface {
     let height: Int
     /// What `drawEyeSprites` draws.
     let eyeSprite: Sprite?
+    /// What `drawMaskImage` draws.
+    let maskImage: MaskImage?
 
-    init(_ image: BGRAImage, eyeSprite: Sprite? = nil) {
+    init(_ image: BGRAImage, eyeSprite: Sprite? = nil, maskImage: MaskImage? = nil) {
         self.image = image
         self.eyeSprite = eyeSprite
+        self.maskImage = maskImage
         width = image.width
         height = image.height
     }
@@ -47,6 +50,12 @@ struct Canvas: OverlaySurface {
     func drawEyeSprites(in dests: [PixelRect]) {
         guard let eyeSprite else { return }
         for dest in dests { draw(eyeSprite, in: dest) }
+    }
+
+    func drawMaskImage(in dest: PixelRect) -> Bool {
+        guard let maskImage else { return false }
+        draw(maskImage.level(width: dest.width, height: dest.height), in: dest)
+        return true
     }
 
     /// The colour as one little-endian BGRA word with alpha 255.

@@ -46,7 +46,7 @@ struct OrientationMap {
         if flipsX { cx = Double(storedWidth) - cx }
         if flipsY { cy = Double(storedHeight) - cy }
         return EllipseMask(centerX: cx, centerY: cy, radiusX: swapsAxes ? mask.radiusY : mask.radiusX,
-                           radiusY: swapsAxes ? mask.radiusX : mask.radiusY)
+                           radiusY: swapsAxes ? mask.radiusX : mask.radiusY, shape: mask.shape)
     }
 
     /// How to walk a `width` x `height` upright image (a sprite) along the stored axes.

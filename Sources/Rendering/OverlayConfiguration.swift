@@ -1,3 +1,5 @@
+import FaceCore
+
 /// Everything the overlay renderer draws, as chosen on the command line.
 public struct OverlayConfiguration: Sendable {
     /// Overlays drawn on each face (`--overlay`, default `boxes,eyes`).
@@ -12,8 +14,13 @@ public struct OverlayConfiguration: Sendable {
     /// about its centre (`--mask-scale`, default 1.3). A scale that is not finite and positive is
     /// replaced by the default when drawing, so a bad value never leaves a face visible.
     public var maskScale: Double
-    /// Colour of the `fill` anonymisation.
+    /// Colour of the `fill` anonymisation (`--fill-color`, default black).
     public var fillColor: RenderColor
+    /// Shape of the mask inside its box (`--mask-shape`, default ellipse); `image` masks take the
+    /// picture's alpha instead.
+    public var maskShape: MaskShape
+    /// The picture of `--anonymize image:FILE`.
+    public var maskImage: MaskImage?
     /// Draws the key of a visual diff's colours in the top-left corner of every frame.
     package var legend = false
 
@@ -26,13 +33,27 @@ public struct OverlayConfiguration: Sendable {
     /// Creates a configuration; the defaults draw boxes and eye squares and hide nothing.
     public init(kinds: Set<OverlayKind> = OverlayKind.defaultSet, boxColor: RenderColor? = nil,
                 eyeSprite: Sprite? = nil, anonymize: AnonymizeMode? = nil, maskScale: Double = defaultMaskScale,
-                fillColor: RenderColor = .black) {
+                fillColor: RenderColor = .black, maskShape: MaskShape = .ellipse, maskImage: MaskImage? = nil) {
         self.kinds = kinds
         self.boxColor = boxColor
         self.eyeSprite = eyeSprite
         self.anonymize = anonymize
         self.maskScale = maskScale
         self.fillColor = fillColor
+        self.maskShape = maskShape
+        self.maskImage = maskImage
+    }
+
+    /// The shape `facetrack eval` counts for these masks: an image mask as its whole box (the
+    /// picture's transparent pixels hide nothing, so this is an upper bound).
+    public var countedMaskShape: MaskShape { anonymize == .image ? .box : maskShape }
+
+    /// Reads a `--mask-shape` value, case-insensitive.
+    public static func parseMaskShape(_ text: String) throws(RenderingError) -> MaskShape {
+        guard let shape = MaskShape(rawValue: Substring(text).trimmingSpaces().lowercased()) else {
+            throw .unknownMaskShape(text)
+        }
+        return shape
     }
 
     /// Reads a `--mask-scale` value: a number in `maskScaleRange`.

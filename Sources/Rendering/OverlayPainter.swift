@@ -13,9 +13,9 @@ struct OverlayPainter {
             let scale = configuration.maskScale
             let anonymizer = Anonymizer(mode: mode,
                                         maskScale: scale.isFinite && scale > 0 ? scale : OverlayConfiguration.defaultMaskScale,
-                                        fillColor: configuration.fillColor)
-            for face in faces where face.masked { anonymizer.apply(to: face.display.bounds, on: surface) }
-            for face in hidden where face.masked { anonymizer.apply(to: face.display.bounds, on: surface) }
+                                        maskShape: configuration.maskShape, fillColor: configuration.fillColor)
+            for face in faces where face.masked { anonymizer.apply(to: MaskRegion.region(of: face), on: surface) }
+            for face in hidden where face.masked { anonymizer.apply(to: MaskRegion.region(of: face), on: surface) }
         }
         let kinds = configuration.kinds
         if !kinds.isEmpty {
@@ -41,7 +41,8 @@ struct OverlayPainter {
     /// second, outer box).
     private func drawMarkers<Surface: OverlaySurface>(_ face: FaceObservation, mark: DiffMark?, on surface: Surface,
                                                       kinds: Set<OverlayKind>) {
-        guard face.bounds.isValid else { return }
+        // A held mask's row may follow a face out of the picture: nothing of it to draw.
+        guard face.bounds.isValid, !boxPixels(face.bounds).clipped(width: surface.width, height: surface.height).isEmpty else { return }
         if kinds.contains(.boxes) {
             let color = mark.map(DiffStyle.color) ?? configuration.boxColor ?? (face.hasSmile == true ? .green : .red)
             let thickness = OverlayRenderer.boxThickness(width: surface.width, height: surface.height)

@@ -24,7 +24,8 @@ public struct OverlayRenderer: FrameRenderer {
     /// With no faces the frame is untouched.
     public func render(_ faces: [TrackedFace], hiding hidden: [TrackedFace], on image: BGRAImage) {
         guard !faces.isEmpty || !hidden.isEmpty || configuration.legend, !image.isEmpty else { return }
-        OverlayPainter(configuration: configuration).paint(faces, hiding: hidden, on: Canvas(image, eyeSprite: configuration.eyeSprite))
+        OverlayPainter(configuration: configuration).paint(faces, hiding: hidden, on: Canvas(image, eyeSprite: configuration.eyeSprite,
+                                                                                     maskImage: configuration.maskImage))
         image.contentsDidChange()
     }
 }

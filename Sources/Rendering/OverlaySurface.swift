@@ -22,4 +22,7 @@ protocol OverlaySurface {
     func pixelate(_ mask: EllipseMask, block: Int)
     /// Fills the frame under `mask` with an opaque colour.
     func fill(_ mask: EllipseMask, color: RenderColor)
+    /// Scales the configured mask picture to fill `dest` and blends it over the frame; false
+    /// (nothing drawn) when there is no picture.
+    func drawMaskImage(in dest: PixelRect) -> Bool
 }

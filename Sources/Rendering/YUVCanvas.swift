@@ -6,6 +6,7 @@ struct YUVCanvas<Sample: PlaneSample>: OverlaySurface {
     let map: OrientationMap
     let palette: YUVPalette
     let eyeSprite: YUVSprite?
+    let maskImage: YUVMaskImage?
 
     var width: Int { map.uprightWidth }
     var height: Int { map.uprightHeight }
@@ -37,5 +38,13 @@ struct YUVCanvas<Sample: PlaneSample>: OverlaySurface {
 
     func fill(_ mask: EllipseMask, color: RenderColor) {
         planes.fill(map.stored(mask), color: palette[color])
+    }
+
+    func drawMaskImage(in dest: PixelRect) -> Bool {
+        guard let maskImage else { return false }
+        // The level is chosen by the upright size; the layout walks it in stored orientation.
+        let level = maskImage.level(width: dest.width, height: dest.height)
+        planes.blend(level, layout: map.layout(width: level.width, height: level.height), in: [map.stored(dest)])
+        return true
     }
 }

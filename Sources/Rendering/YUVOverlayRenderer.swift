@@ -4,7 +4,7 @@ import FaceCore
 /// format), so frames with faces need no round trip through BGRA.
 ///
 /// Everything `OverlayRenderer` draws has a YUV counterpart: boxes, eye squares, mouth markers,
-/// labels, eye sprites, and blur, pixelate and fill anonymisation. Work is limited to the pixels
+/// labels, eye sprites, and blur, pixelate, fill and image anonymisation. Work is limited to the pixels
 /// the overlays cover. Faces come in upright-frame coordinates and the picture in its stored
 /// orientation: geometry is mapped, never the picture turned, and labels and sprites still read
 /// upright on display. Luma matches the BGRA renderer to rounding; a chroma sample whose
@@ -27,6 +27,7 @@ package struct YUVOverlayRenderer: Sendable {
     package let encoding: YUVEncoding
     private let palette: YUVPalette
     private let eyeSprite: YUVSprite?
+    private let maskImage: YUVMaskImage?
 
     /// Creates a renderer for pictures in `encoding`.
     package init(configuration: OverlayConfiguration = OverlayConfiguration(), encoding: YUVEncoding) {
@@ -34,6 +35,7 @@ package struct YUVOverlayRenderer: Sendable {
         self.encoding = encoding
         palette = YUVPalette(OverlayPainter(configuration: configuration).colors, encoding: encoding)
         eyeSprite = configuration.eyeSprite.map { YUVSprite($0, encoding: encoding) }
+        maskImage = configuration.maskImage.map { YUVMaskImage($0, encoding: encoding) }
     }
 
     /// Draws the overlays for `faces` (upright-frame coordinates) onto `image`, which is stored
@@ -50,9 +52,11 @@ package struct YUVOverlayRenderer: Sendable {
         let map = OrientationMap(orientation, storedWidth: image.width, storedHeight: image.height)
         let painter = OverlayPainter(configuration: configuration)
         if encoding.bytesPerSample == 1 {
-            painter.paint(faces, hiding: hidden, on: YUVCanvas<UInt8>(planes: YUVPlanes(image), map: map, palette: palette, eyeSprite: eyeSprite))
+            painter.paint(faces, hiding: hidden, on: YUVCanvas<UInt8>(planes: YUVPlanes(image), map: map, palette: palette,
+                                                                      eyeSprite: eyeSprite, maskImage: maskImage))
         } else {
-            painter.paint(faces, hiding: hidden, on: YUVCanvas<UInt16>(planes: YUVPlanes(image), map: map, palette: palette, eyeSprite: eyeSprite))
+            painter.paint(faces, hiding: hidden, on: YUVCanvas<UInt16>(planes: YUVPlanes(image), map: map, palette: palette,
+                                                                       eyeSprite: eyeSprite, maskImage: maskImage))
         }
     }
 }

@@ -84,7 +84,14 @@ extension YUVPlanes {
             }
             let alpha = mix(3)
             if alpha == 0 { continue }
-            let keep = 255 &- alpha, p = pixels + 3 &* i
+            let p = pixels + 3 &* i
+            // Opaque (most of a picture mask): nothing of the frame is kept, the same values as below.
+            if alpha == 255 {
+                out[x] = Sample(truncatingIfNeeded: min(maxValue, mix(0)))
+                p[0] = mix(1); p[1] = mix(2); p[2] = 0
+                continue
+            }
+            let keep = 255 &- alpha
             out[x] = Sample(truncatingIfNeeded: min(maxValue, mix(0) &+ (Int(out[x]) &* keep &+ 127) / 255))
             p[0] = mix(1) &+ (p[0] &* keep &+ 127) / 255
             p[1] = mix(2) &+ (p[1] &* keep &+ 127) / 255

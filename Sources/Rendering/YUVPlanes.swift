@@ -85,8 +85,10 @@ struct YUVPlanes<Sample: PlaneSample> {
     func fill(_ rect: PixelRect, hole: PixelRect?, color: YUVColor) {
         let clip = rect.clipped(width: width, height: height)
         guard !clip.isEmpty else { return }
-        let inner = (hole ?? PixelRect(x0: 0, y0: 0, x1: 0, y1: 0)).clipped(width: width, height: height)
+        var inner = (hole ?? PixelRect(x0: 0, y0: 0, x1: 0, y1: 0)).clipped(width: width, height: height)
         let hasHole = !inner.isEmpty
+        // A hole wholly outside the frame clips to an inverted rectangle: make it a plain empty one.
+        if !hasHole { inner = PixelRect(x0: 0, y0: 0, x1: 0, y1: 0) }
         let y = Sample(truncatingIfNeeded: color.y)
         for row in clip.y0..<clip.y1 {
             let p = luma.row(row)

@@ -153,10 +153,13 @@ package struct SchedulerConfiguration: Sendable, Equatable {
 /// Decided in two halves, so that a pipeline can start the expensive passes early:
 /// - `planAhead` (from older forecasts: the decisions only need them roughly): keyframes on a
 ///   rhythm, on the first frame and every cut, every `interval` frames, the interval doubling after
-///   each keyframe up to `maxKeyframeInterval`; and tiles, only when the whole-frame pass sees the
-///   frame smaller than the tiles do, one per tile frame, every `smallFaceTilePeriod` frames while a
-///   small face is tracked (small faces come in groups) and for one sweep after a cut, otherwise
-///   every `maxTilePeriod` frames.
+///   each keyframe up to `maxKeyframeInterval`, then on every `maxKeyframeInterval`th frame of the
+///   video; and tiles, only when the whole-frame pass sees the frame smaller than the tiles do, on
+///   every `period`th frame of the video, the tile chosen by the frame's number too, the period
+///   `smallFaceTilePeriod` while a small face is tracked (small faces come in groups) and for one
+///   sweep after a cut, otherwise `maxTilePeriod`. Keyed on the frame's number in the whole video
+///   (not on a count since the run began), the rhythm of a run that starts mid-video (a segment of
+///   a split plan) falls in step with a whole run's once their tracks agree.
 /// - `addCrops` (from the freshest forecasts): a crop for each track missed at most
 ///   `cropMissedRuns` runs, at the detector's crop size, skipped on keyframes for faces the
 ///   whole-frame pass sees well; and a whole-frame pass every `uncertainKeyframeInterval` frames
@@ -174,8 +177,8 @@ package struct DetectionScheduler: Sendable {
     /// The first frame is a keyframe: `framesSinceKeyframe + 1 >= keyframeInterval`.
     private var framesSinceKeyframe = 0
     private var keyframeInterval = 1
-    private var framesSinceTile = 0
-    private var nextTile = 0
+    /// The number of the next frame when `planAhead` is not told (frames counted from 0).
+    private var nextFrame = 0
     /// Tiles left to run quickly after a cut (one sweep).
     private var fastTilesLeft = 0
     /// `addCrops`'s own count: frames since the last whole-frame pass of either half.
@@ -199,16 +202,19 @@ package struct DetectionScheduler: Sendable {
     package var tileRegions: [Rect] { tiles.regions }
 
     /// Both halves on one frame, from the same forecasts.
-    package mutating func plan(cut: Bool, forecasts: [TrackForecast], stale: Bool = false) -> FramePlan {
-        var plan = planAhead(cut: cut, forecasts: forecasts, stale: stale)
+    package mutating func plan(cut: Bool, forecasts: [TrackForecast], stale: Bool = false, frame: Int? = nil) -> FramePlan {
+        var plan = planAhead(cut: cut, forecasts: forecasts, stale: stale, frame: frame)
         addCrops(to: &plan, forecasts: cut || stale ? [] : forecasts)
         return plan
     }
 
     /// The keyframe and tile of the next frame. `forecasts` are the live tracks' expected boxes
     /// on this frame; `stale` says no forecast of this shot exists yet (the first frames, or just
-    /// after a cut), so new faces may be in the picture that no forecast shows.
-    package mutating func planAhead(cut: Bool, forecasts: [TrackForecast], stale: Bool = false) -> FramePlan {
+    /// after a cut), so new faces may be in the picture that no forecast shows. `frame` is the
+    /// frame's number in the whole video (by default the count of frames planned before it).
+    package mutating func planAhead(cut: Bool, forecasts: [TrackForecast], stale: Bool = false, frame: Int? = nil) -> FramePlan {
+        let frame = frame ?? nextFrame
+        nextFrame = frame + 1
         var plan = FramePlan()
         plan.isCut = cut
         plan.frameWidth = width
@@ -216,7 +222,12 @@ package struct DetectionScheduler: Sendable {
         plan.wholeFrame = FramePlan.wholeFrame(width: width, height: height, geometry: geometry).wholeFrame
         let live = cut ? [] : forecasts.filter { isInFrame($0.box) }
         if cut { fastTilesLeft = tiles.regions.count }
-        let keyframe = cut || stale || framesSinceKeyframe + 1 >= keyframeInterval
+        // While the interval grows, counted from the last keyframe; at its longest, on the frames
+        // numbered one short of its multiples (a whole run from frame 0 keeps its old rhythm up
+        // to there), whatever frame the run began on.
+        let due = keyframeInterval >= configuration.maxKeyframeInterval
+            ? (frame + 1) % keyframeInterval == 0 : framesSinceKeyframe + 1 >= keyframeInterval
+        let keyframe = cut || stale || due
         if keyframe {
             plan.passes.append(plan.wholeFrame!)
             framesSinceKeyframe = 0
@@ -232,7 +243,7 @@ package struct DetectionScheduler: Sendable {
         } else if keyframe {
             keyframeInterval = min(configuration.maxKeyframeInterval, keyframeInterval * 2)
         }
-        if let tile = nextTilePass(live: live) { plan.passes.append(tile) }
+        if let tile = tilePass(frame: frame, live: live) { plan.passes.append(tile) }
         return plan
     }
 
@@ -267,17 +278,16 @@ package struct DetectionScheduler: Sendable {
         live.contains { ($0.id == nil && !geometry.cropsAreCheap) || (1...configuration.cropMissedRuns).contains($0.missedRuns) }
     }
 
-    /// The tile for this frame, if one is due.
-    private mutating func nextTilePass(live: [TrackForecast]) -> ScheduledPass? {
+    /// The tile for frame number `frame`, if one is due: consecutive multiples of the period sweep
+    /// the tiles in order.
+    private mutating func tilePass(frame: Int, live: [TrackForecast]) -> ScheduledPass? {
         guard !tiles.regions.isEmpty else { return nil }
-        framesSinceTile += 1
         let smallInSight = live.contains { $0.box.height * baseScale < geometry.reliableFaceSize }
         let period = smallInSight || fastTilesLeft > 0 ? configuration.smallFaceTilePeriod : configuration.maxTilePeriod
-        guard framesSinceTile >= period else { return nil }
-        framesSinceTile = 0
+        // Frames 2, 5, 8... with a period of 3 (tiles 0, 1, 2...), as a whole run always had.
+        guard (frame + 1) % period == 0 else { return nil }
         fastTilesLeft = max(0, fastTilesLeft - 1)
-        let index = nextTile
-        nextTile = (nextTile + 1) % tiles.regions.count
+        let index = ((frame + 1) / period - 1) % tiles.regions.count
         return ScheduledPass(kind: .tile(index: index), region: tiles.regions[index],
                              pictureWidth: geometry.tileWidth, pictureHeight: geometry.tileHeight)
     }

@@ -70,6 +70,11 @@ package struct SegmentRecord: Codable, Sendable, Equatable {
     package var shotCuts: [Int]
     /// Embeddings by track ID.
     package var identities: [Identity]
+    /// The calls the run made on its identity ledger, in order, and which tracker serial wrote
+    /// each track ID's rows: `stitch` replays them over the whole video (`IdentityReplay`). Nil in
+    /// records of an older facetrack.
+    package var identityEvents: [IdentityEvent]? = nil
+    package var identityRuns: [IdentityRun]? = nil
 
     /// The galleries by track ID.
     package var galleries: [Int: TrackGallery] {

@@ -109,7 +109,8 @@ package struct SegmentRunner {
             videoPart: videoPart.map { ($0 as NSString).lastPathComponent },
             landmarksPart: landmarksPart.map { ($0 as NSString).lastPathComponent },
             framesRead: summary.frames, readEnd: readEnd, seconds: summary.seconds, cpuSeconds: summary.statistics?.cpuSeconds,
-            faces: summary.faces, shotCuts: summary.shotCutFrames, identities: SegmentRecord.identities(galleries.byID))
+            faces: summary.faces, shotCuts: summary.shotCutFrames, identities: SegmentRecord.identities(galleries.byID),
+            identityEvents: galleries.events, identityRuns: galleries.runs)
         try record.write(to: files.record(segment), inputs: [job.input, files.plan])
         return (record, summary)
     }
@@ -121,6 +122,8 @@ package struct SegmentRunner {
         let overlay = "kinds \(o.kinds.map(\.rawValue).sorted()), colour \(String(describing: o.boxColor)), "
             + "anonymize \(String(describing: o.anonymize)), mask \(o.maskScale), fill \(o.fillColor), "
             + "sprite \(o.eyeSprite.map { "\($0.width)x\($0.height)" } ?? "none")"
+            + (o.maskShape == .ellipse ? "" : ", shape \(o.maskShape.rawValue)")
+            + (o.maskImage.map { ", mask picture \($0.size.width)x\($0.size.height)" } ?? "")
         return ["detection \(job.detection)", "tracking \(job.tracking)", "identity \(job.identity)",
                 "attributes \(job.attributes.rawValue)", "encoder \(job.encoder)", "overlay \(overlay)"].joined(separator: "; ")
     }

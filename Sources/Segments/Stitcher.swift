@@ -115,7 +115,8 @@ package struct Stitcher {
         var summary = Summary()
         var written: [String] = []
         do {
-            var rows = RowStitcher(plan: plan, records: records, csv: csv, mot: mot)
+            var rows = RowStitcher(plan: plan, records: records, csv: csv, mot: mot,
+                                   replay: try IdentityReplay(plan: plan, records: records, files: files))
             for k in records.indices {
                 try rows.add(segment: k, csvPath: files.csv(k))
                 if let landmarks, let part = records[k].landmarksPart {
@@ -180,6 +181,13 @@ private struct RowStitcher {
     let csv: BufferedTextFile
     let mot: MOTChallengeWriter?
     var assigner: IdentityAssigner
+    /// The whole video's identities replayed from the segments' calls (with re-identification).
+    let replay: IdentityReplay?
+    /// The segment being written.
+    var segment = 0
+    /// The numbers written for its rows, by frame and its own track ID (for its landmarks).
+    var written: [Pair: Int] = [:]
+    struct Pair: Hashable { var frame: Int, id: Int }
     /// The previous segment's rows on the frames the next one also read.
     var carried: [SeamRow] = []
     /// This segment's track IDs → identity.
@@ -193,8 +201,9 @@ private struct RowStitcher {
     var people: [Int: String] = [:]
     var summary = Stitcher.Summary()
 
-    init(plan: SplitPlan, records: [SegmentRecord], csv: BufferedTextFile, mot: MOTChallengeWriter?) {
+    init(plan: SplitPlan, records: [SegmentRecord], csv: BufferedTextFile, mot: MOTChallengeWriter?, replay: IdentityReplay?) {
         self.plan = plan
+        self.replay = replay
         self.records = records
         self.csv = csv
         self.mot = mot
@@ -252,13 +261,20 @@ private struct RowStitcher {
                 spans[id] = spans[id].map { min($0.lowerBound, frame)...max($0.upperBound, frame) } ?? frame...frame
             }
         }
-        let matches = k == 0 ? [] : SeamMatcher.matches(earlier: carried, later: seam)
-        let galleries = records[k].galleries
-        let tracks = spans.map { IdentityAssigner.Track(id: $0.key, first: $0.value.lowerBound, last: $0.value.upperBound,
-                                                        gallery: galleries[$0.key]) }
-        identityOf = assigner.assign(tracks, matches: matches)
-        (summary.continuedByBoxes, summary.continuedByEmbeddings) = (assigner.continuedByBoxes, assigner.continuedByEmbeddings)
+        if let replay {
+            // The replay decided every identity already; the seam assigner is for records without one.
+            (summary.continuedByBoxes, summary.continuedByEmbeddings) = (replay.continuedAcrossSeams, 0)
+        } else {
+            let matches = k == 0 ? [] : SeamMatcher.matches(earlier: carried, later: seam)
+            let galleries = records[k].galleries
+            let tracks = spans.map { IdentityAssigner.Track(id: $0.key, first: $0.value.lowerBound, last: $0.value.upperBound,
+                                                            gallery: galleries[$0.key]) }
+            identityOf = assigner.assign(tracks, matches: matches)
+            (summary.continuedByBoxes, summary.continuedByEmbeddings) = (assigner.continuedByBoxes, assigner.continuedByEmbeddings)
+        }
         carried = following
+        segment = k
+        written.removeAll(keepingCapacity: true)
 
         // Second pass: the segment's own frames, IDs replaced.
         try write(CSVReader(bytes: bytes, path: csvPath), frames: own.frames)
@@ -281,7 +297,10 @@ private struct RowStitcher {
         }
         while reader.next() {
             guard let frame = try reader.int(frameColumn, "frame"), frames.contains(frame) else { continue }
-            let id = try reader.int(idColumn, "track_id").map { number(for: $0) }
+            let time = try reader.double(timeColumn, "time") ?? 0
+            let own = try reader.int(idColumn, "track_id")
+            let id = own.map { number(for: $0, frame: frame, time: time) }
+            if let own, let id { written[Pair(frame: frame, id: own)] = id }
             var fields = (0..<reader.fieldCount).map { reader.string($0) }
             if let idColumn, idColumn < fields.count { fields[idColumn] = id.map(String.init) ?? "" }
             if let shotColumn, shotColumn < fields.count, !reader.isEmpty(shotColumn) {
@@ -291,7 +310,6 @@ private struct RowStitcher {
             try csv.flushIfFull()
             summary.faces += 1
 
-            let time = try reader.double(timeColumn, "time") ?? 0
             if current?.frame != frame {
                 try flushFrame()
                 current = (frame, time)
@@ -322,16 +340,25 @@ private struct RowStitcher {
             guard let frame = try reader.int(frameColumn, "frame"), frames.contains(frame) else { continue }
             var fields = (0..<reader.fieldCount).map { reader.string($0) }
             if let idColumn, idColumn < fields.count {
-                fields[idColumn] = try reader.int(idColumn, "track_id").map { String(number(for: $0)) } ?? ""
+                // The number the row of its face got (a landmark row without one: its track's first).
+                fields[idColumn] = try reader.int(idColumn, "track_id").map {
+                    String(written[Pair(frame: frame, id: $0)] ?? number(for: $0, frame: frame, time: -Double.infinity))
+                } ?? ""
             }
             output.buffer += fields.map(Self.quoted).joined(separator: ",") + "\n"
             try output.flushIfFull()
         }
     }
 
-    /// The number written for the current segment's track `id`.
-    private mutating func number(for id: Int) -> Int {
-        let identity = identityOf[id] ?? -1 - id
+    /// The number written for the current segment's track `id` on `frame` at `time`.
+    private mutating func number(for id: Int, frame: Int, time: Double) -> Int {
+        let identity: Int
+        if let replay {
+            // A row the replay does not know keeps an identity of its own (never one replayed).
+            identity = replay.identity(segment: segment, id: id, frame: frame, time: time) ?? -1 - segment - records.count * id
+        } else {
+            identity = identityOf[id] ?? -1 - id
+        }
         if let number = numbers[identity] { return number }
         numbers[identity] = numbers.count + 1
         return numbers.count

@@ -61,7 +61,7 @@ package struct LookaheadBuffer<Payload> {
     /// another confirmed track's (IoU over 0.4), or after a frame for which `startsShot` is true (nothing
     /// before a cut belongs to a track after it). Returns how many frames were recovered.
     @discardableResult
-    package mutating func extendBackward(serial: Int, startsShot: (Payload) -> Bool,
+    package mutating func extendBackward(serial: Int, holdingMasksFor maskFrames: Int = 0, startsShot: (Payload) -> Bool,
                                          find: (Payload, Rect) -> FaceObservation?) -> Int {
         var detected: [(held: Int, box: Rect)] = []
         for f in held.indices {
@@ -80,15 +80,19 @@ package struct LookaheadBuffer<Payload> {
         }
         var box = first.box
         var recovered = 0
+        // The held frame on which the detector no longer found the face.
+        var unfound: Int?
         for f in stride(from: first.held - 1, through: 0, by: -1) {
             guard !startsShot(held[f + 1].payload), !held[f].faces.contains(where: { $0.trackSerial == serial }) else { break }
             let expected = Rect(centerX: box.center.x - velocity.dx, centerY: box.center.y - velocity.dy,
                                 width: box.width, height: box.height)
-            guard let found = find(held[f].payload, expected),
-                  !held[f].faces.contains(where: { row in
-                      (row.trackID ?? ids[row.trackSerial]) != nil && row.observation.bounds.iou(found.bounds) > 0.4
-                  })
-            else { break }
+            guard let found = find(held[f].payload, expected) else {
+                unfound = f
+                break
+            }
+            guard !held[f].faces.contains(where: { row in
+                (row.trackID ?? ids[row.trackSerial]) != nil && row.observation.bounds.iou(found.bounds) > 0.4
+            }) else { break }
             var row = TrackedFace(observation: found, trackID: ids[serial], source: found.source)
             row.trackSerial = serial
             held[f].faces.append(row)
@@ -96,7 +100,33 @@ package struct LookaheadBuffer<Payload> {
             recovered += 1
         }
         if recovered > 0 { lastDetected[serial] = max(lastDetected[serial] ?? .min, held[first.held].frame) }
+        if let unfound, maskFrames > 0 {
+            holdMasksBackward(of: serial, from: unfound, box: box, velocity: velocity, frames: maskFrames, startsShot: startsShot)
+        }
         return recovered
+    }
+
+    /// Masks where a face plausibly was before any detector found it (a face entering at the
+    /// picture's edge is only partly in it): hidden `predicted` rows on up to `frames` held frames
+    /// from `start` back, along the track's early motion, growing with the frames unseen like a
+    /// held mask. Never across a shot boundary; the pipeline drops those wholly outside the picture.
+    private mutating func holdMasksBackward(of serial: Int, from start: Int, box: Rect, velocity: (dx: Double, dy: Double),
+                                            frames: Int, startsShot: (Payload) -> Bool) {
+        guard let nearest = held[start + 1].faces.first(where: { $0.trackSerial == serial }), box.height > 0 else { return }
+        let speed = (velocity.dx * velocity.dx + velocity.dy * velocity.dy).squareRoot() / box.height
+        var center = box.center
+        var unseen = 0
+        for f in stride(from: start, through: max(0, start - frames + 1), by: -1) {
+            if f < start, startsShot(held[f + 1].payload) { break }
+            center = Point(x: center.x - velocity.dx, y: center.y - velocity.dy)
+            unseen += 1
+            let bounds = Rect(centerX: center.x, centerY: center.y, width: box.width, height: box.height)
+            var row = TrackedFace(observation: nearest.observation.moved(to: bounds), trackID: nil, source: .predicted)
+            row.trackSerial = serial
+            row.unseenFrames = unseen
+            row.unseenSpeed = speed
+            held[f].hidden.append(row)
+        }
     }
 
     /// Gives track `serial` its ID (a track confirmed after its last row, at the end of the input).
@@ -164,6 +194,9 @@ package struct LookaheadBuffer<Payload> {
                            width: a.width + (b.width - a.width) * t, height: a.height + (b.height - a.height) * t)
             held[place.held].faces[place.row].observation = held[place.held].faces[place.row].observation.moved(to: box)
             held[place.held].faces[place.row].display = held[place.held].faces[place.row].observation
+            let since = held[place.held].frame - start.frame
+            held[place.held].faces[place.row].unseenFrames = min(since, frame - held[place.held].frame)
+            held[place.held].faces[place.row].unseenSpeed = a.center.distance(to: b.center) / Double(frame - start.frame) / a.height
         }
     }
 

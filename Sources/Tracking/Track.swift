@@ -92,6 +92,13 @@ final class Track {
         missedRuns = 0
     }
 
+    /// How far the filter moves the box per frame, as a share of its height (0 when unknown).
+    var relativeSpeed: Double {
+        let s = filter.state
+        let speed = (s[4] * s[4] + s[5] * s[5]).squareRoot() / predictedBox.height
+        return speed.isFinite ? speed : 0
+    }
+
     /// The last measured face moved onto the predicted box.
     var predictedObservation: FaceObservation { lastObservation.moved(to: predictedBox) }
 }

@@ -18,7 +18,8 @@ import FaceCore
 ///   track is dropped at once. Unmatched detections at or above `birthThreshold` start tentative
 ///   tracks, reported with `trackID == nil`; unmatched ones between `highThreshold` and
 ///   `birthThreshold` are reported in no track (`trackSerial == 0`): they count as faces (to hide
-///   them, say) but start nothing.
+///   them, say) but start nothing. With `holdsMasks` and a `maskThreshold`, so are detections
+///   below `highThreshold` but at or above `maskThreshold` that continue no track (masks only).
 /// - A track gets its ID after `minHits` detector runs in a row; IDs count 1, 2, 3… in order of
 ///   confirmation and are never reused.
 ///
@@ -158,6 +159,9 @@ public final class Tracker: FaceTracker {
             lowMatched.removeAll(keepingCapacity: true)
             lowMatched.append(contentsOf: repeatElement(false, count: low.count))
             match(low, threshold: configuration.lowIoUThreshold, detectionMatched: &lowMatched)
+            for (d, detection) in low.enumerated() where !lowMatched[d] && masksBelowThreshold(detection) {
+                untracked.append(detection)
+            }
         }
 
         // Pass 3: confirmed tracks lost on earlier frames against the high-score detections left,
@@ -215,6 +219,8 @@ public final class Tracker: FaceTracker {
                 high.append(detection.withFiniteLandmarks)
             } else if configuration.secondPass, detection.confidence >= configuration.lowThreshold {
                 low.append(detection.withFiniteLandmarks)
+            } else if masksBelowThreshold(detection) {
+                untracked.append(detection.withFiniteLandmarks)
             }
         }
     }
@@ -244,6 +250,12 @@ public final class Tracker: FaceTracker {
         }
     }
 
+    /// Whether a detection below `highThreshold` that continues no track is masked (`maskThreshold`).
+    private func masksBelowThreshold(_ detection: FaceObservation) -> Bool {
+        guard configuration.holdsMasks, let threshold = configuration.maskThreshold else { return false }
+        return detection.confidence >= threshold
+    }
+
     /// Whether an unmatched track keeps its mask (`holdsMasks`): while unseen for at most `maxAge` frames.
     private func holds(_ track: Track) -> Bool {
         configuration.holdsMasks && track.stepsSinceUpdate <= configuration.maxAge
@@ -271,6 +283,10 @@ public final class Tracker: FaceTracker {
             var row = TrackedFace(observation: observation, trackID: track.id, trackFrameCount: track.reportedFrames,
                                   source: source)
             row.trackSerial = track.serial
+            if !source.isDetection {
+                row.unseenFrames = track.stepsSinceUpdate
+                row.unseenSpeed = track.relativeSpeed
+            }
             rows.append(row)
         }
     }

@@ -46,6 +46,10 @@ public struct TrackerConfiguration: Sendable, Equatable {
     /// it is not matched until it is dropped after `maxAge` frames, and a missed tentative track
     /// lives on that long instead of ending at once: a mask never blinks off between detections.
     public var holdsMasks = false
+    /// With `holdsMasks`: a detection below `highThreshold` that continues no track is still
+    /// reported (in no track, `trackSerial == 0`, for its mask) when at least this confident
+    /// (`--mask-threshold`); `nil` masks none of them.
+    public var maskThreshold: Double?
     /// Seconds between frames, used by the smoother when timestamps repeat, go back or are not finite.
     public var frameInterval: Double
 
@@ -95,6 +99,7 @@ public struct TrackerConfiguration: Sendable, Equatable {
         c.beta = beta.isFinite && beta >= 0 ? beta : 0
         c.derivativeCutoff = derivativeCutoff.isFinite && derivativeCutoff > 0 ? derivativeCutoff : 1
         c.reportMissedFrames = max(0, reportMissedFrames)
+        c.maskThreshold = maskThreshold.flatMap { $0.isFinite ? min($0, c.highThreshold) : nil }
         c.frameInterval = frameInterval.isFinite && frameInterval > 0 ? frameInterval : 1 / VideoTiming.assumedFramesPerSecond
         return c
     }

@@ -24,10 +24,15 @@ public struct TrackingSettings: Sendable, Equatable {
     /// detector's own default (`DetectorKind.defaultTrackThreshold`), and never below the
     /// reporting threshold.
     public var trackThreshold: Double?
+    /// With `--anonymize`: the confidence a face needs to be masked (`--mask-threshold`), at most
+    /// the reporting threshold; `nil` is `defaultMaskThreshold(reportingAt:)`. Faces masked only
+    /// because of it are listed in no track.
+    public var maskThreshold: Double?
 
     /// Creates settings; the defaults are those of `facetrack process`.
     public init(minHits: Int = 3, maxAge: Int? = nil, smoothing: Bool = true, secondPass: Bool = true,
-                trackThreshold: Double? = nil) {
+                trackThreshold: Double? = nil, maskThreshold: Double? = nil) {
+        self.maskThreshold = maskThreshold
         self.minHits = minHits
         self.maxAge = maxAge
         self.smoothing = smoothing
@@ -35,9 +40,18 @@ public struct TrackingSettings: Sendable, Equatable {
         self.trackThreshold = trackThreshold
     }
 
-    /// The lowest confidence the detector must report: half of `threshold` with the second pass.
-    public func detectorThreshold(reportingAt threshold: Double) -> Double {
-        secondPass ? threshold / 2 : threshold
+    /// The lowest confidence the detector must report: half of `threshold` with the second pass,
+    /// lower when masks need it (`masks`: `--anonymize`).
+    public func detectorThreshold(reportingAt threshold: Double, masks: Bool = false) -> Double {
+        let lowest = secondPass ? threshold / 2 : threshold
+        return masks ? min(lowest, maskThreshold(reportingAt: threshold)) : lowest
+    }
+
+    /// The mask threshold in force: the one given (never above `threshold`), else half the
+    /// reporting threshold, what the detector reports for the second pass anyway (measured:
+    /// README, Anonymisation).
+    public func maskThreshold(reportingAt threshold: Double) -> Double {
+        min(maskThreshold ?? threshold / 2, threshold)
     }
 
     /// The tracker's configuration for video at `framesPerSecond` (`VideoTiming.assumedFramesPerSecond` when unknown) whose faces

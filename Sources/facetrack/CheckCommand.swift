@@ -143,7 +143,8 @@ enum CheckCommand: Command {
         }
         _ = try job.run()
         let prediction = try TrackTable.load(path: csv)
-        return try Evaluator(iouThreshold: entry.iou, maskScale: job.overlay.maskScale).evaluate(truth: truth, prediction: prediction)
+        return try Evaluator(iouThreshold: entry.iou, maskScale: job.overlay.maskScale, maskShape: job.overlay.countedMaskShape)
+            .evaluate(truth: truth, prediction: prediction)
     }
 
     /// Stores the run's CSV as the golden one (`update`), or says whether it differs from it.

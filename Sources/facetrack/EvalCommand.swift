@@ -12,11 +12,12 @@ enum EvalCommand: Command {
     static let iou = Option<Double>.number("--iou", in: 0.000001...1,
                                            help: "IoU a predicted box needs to match a true one, 0 to 1 (default 0.5)")
     static let json = Flag("--json", help: "print the metrics as JSON (null where undefined) instead of a table")
-    static let options = [truth.spec, prediction.spec, iou.spec, OverlayOptions.maskScale.spec, json.spec, CommonFlags.help.spec]
+    static let options = [truth.spec, prediction.spec, iou.spec, OverlayOptions.maskScale.spec, OverlayOptions.maskShape.spec,
+                          json.spec, CommonFlags.help.spec]
 
     static var help: String {
         """
-        USAGE: facetrack eval --truth TRUTH.csv --pred TRACKS.csv [--iou X] [--mask-scale X] [--json]
+        USAGE: facetrack eval --truth TRUTH.csv --pred TRACKS.csv [--iou X] [--mask-scale X] [--mask-shape S] [--json]
 
         Scores a tracks CSV (from `facetrack process --csv`) against a truth CSV with the same columns
         (every frame listed; a frame without faces as a row with only frame and time).
@@ -26,9 +27,10 @@ enum EvalCommand: Command {
         without a track_id are not tracks there: they neither match nor count as false positives.
         Eye error: the mean distance of the two predicted eyes from the true ones over the true eye
         distance, for matched faces where both have eyes.
-        Anonymisation: every predicted row is a mask, the ellipse `process --anonymize` draws at
-        --mask-scale. mask_coverage is the share of truth faces with at least 80 % of their box
-        masked, exposed_faces those that are not, exposing_frames the frames showing at least one;
+        Anonymisation: every predicted row is a mask, the one `process --anonymize` draws at
+        --mask-scale and --mask-shape (for `--anonymize image:FILE` give --mask-shape box: the
+        picture is counted as its whole box, an upper bound where it is transparent). mask_coverage
+        is the share of truth faces with at least 80 % of their box masked, exposed_faces those that are not, exposing_frames the frames showing at least one;
         false_mask_share is the share of masked pixels that lie in no truth box (masks are not
         clipped at the right and bottom edges: the CSV gives no frame size).
 
@@ -49,7 +51,9 @@ enum EvalCommand: Command {
         let truth = try TrackTable.load(path: truthPath, requireIDs: true)
         let predicted = try TrackTable.load(path: predictionPath)
         let scale = try arguments.value(OverlayOptions.maskScale) ?? OverlayConfiguration.defaultMaskScale
-        let result = try Evaluator(iouThreshold: threshold, maskScale: scale).evaluate(truth: truth, prediction: predicted)
+        let shape = try arguments.value(OverlayOptions.maskShape) ?? .ellipse
+        let result = try Evaluator(iouThreshold: threshold, maskScale: scale, maskShape: shape)
+            .evaluate(truth: truth, prediction: predicted)
         print(arguments.isSet(json) ? result.json() : result.table())
         return 0
     }

@@ -78,9 +78,7 @@ enum RenderCommand: Command {
         job.interpolate = arguments.isSet(Self.interpolate)
         job.threads = encoder.threads ?? 0
         job.span = try SpanOptions(arguments).span
-        if let sprite = try arguments.value(OverlayOptions.eyeSprite), Sprite.builtIn(named: sprite) == nil {
-            job.readFiles.append(ReadFile(path: sprite, role: "the --eye-sprite picture"))
-        }
+        job.readFiles += try OverlayOptions.readFiles(arguments)
         let quiet = arguments.isSet(CommonFlags.quiet)
         let stop = StopSignal()
         let interrupt = Console.onInterrupt { stop.stop() }

@@ -21,8 +21,9 @@ enum StitchCommand: Command {
         with the same options) into the outputs one run would write, named as on the segments'
         command line, in DIR: the tracks CSV (always), and the MOT file, track summary, landmarks,
         report and video when the segments were run with them. Tracks are matched across each seam
-        by their boxes on the frames both segments read, and by their embeddings (with
-        re-identification on); IDs are renumbered for the whole video. The video parts are joined by
+        by their boxes on the frames both segments read; with re-identification on, the segments'
+        recorded identity decisions are made again over the whole video, as one run makes them. IDs
+        are renumbered for the whole video. The video parts are joined by
         stream copy, with the original's audio. Segments not finished are listed by number (exit 1);
         run only those again. See docs/batch.md.
 

@@ -150,6 +150,19 @@ final class RenderCommandTests: XCTestCase {
         }
     }
 
+    /// An `--anonymize` run's held mask follows a face out of the picture: its `predicted` row may
+    /// lie wholly outside the frame (5d50693 refused the CSV), a detection may not.
+    func testPredictedRowOutsideTheFrameIsAccepted() throws {
+        let folder = try TemporaryFolder()
+        let clip = try whiteClip(folder), tracks = folder.file("t.csv"), out = folder.file("out.mp4")
+        let held = row(1, nil, -60, 10).replacingOccurrences(of: ",detected", with: ",predicted")
+        try write([Self.header, row(0, nil, 5, 10), held].joined(separator: "\n") + "\n", tracks)
+        let run = try render([clip, "--tracks", tracks, "-o", out, "--anonymize", "fill", "--quiet"])
+        XCTAssertEqual(run.status, 0, run.stderr)
+        try write([Self.header, row(0, nil, 5, 10), row(1, nil, -60, 10)].joined(separator: "\n") + "\n", tracks)
+        XCTAssertEqual(try render([clip, "--tracks", tracks, "-o", out, "--anonymize", "fill", "--quiet"]).status, 1)
+    }
+
     /// Edits applied on the fly (`render --edits`) and written out (`apply-edits`) give the same video.
     func testEditsDropKeepMaskRenameSplitAndJoin() throws {
         let folder = try TemporaryFolder()

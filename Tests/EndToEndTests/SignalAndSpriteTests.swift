@@ -75,16 +75,19 @@ final class SignalAndSpriteTests: XCTestCase {
         return Int(line?.dropFirst(5) ?? "") ?? 0
     }
 
-    func testHugeEyeSpriteIsScaledDownOnLoad() throws {
+    func testHugeEyeSpriteAndMaskPictureAreScaledDownOnLoad() throws {
         guard FileManager.default.isExecutableFile(atPath: "/usr/bin/time") else { throw XCTSkip("needs /usr/bin/time") }
         let photo = folder.file("p.png")
         try Tools.ffmpeg(["-f", "lavfi", "-i", "testsrc2=size=160x120", "-frames:v", "1", photo])
         let small = folder.file("small.jpg"), huge = folder.file("huge.jpg")
         try Tools.ffmpeg(["-f", "lavfi", "-i", "color=red:size=64x64", "-frames:v", "1", small])
         try Tools.ffmpeg(["-f", "lavfi", "-i", "color=red:size=6000x6000", "-frames:v", "1", huge])
-        let base = ["process", photo, "-o", folder.file("o.mp4"), "--detector", "none", "--quiet", "--eye-sprite"]
-        let growth = try peakKB(base + [huge]) - peakKB(base + [small])
-        // Decoding the 6000x6000 JPEG costs 54 MB; one full-size BGRA copy alone would be 144 MB.
-        XCTAssertLessThan(growth, 144_000, "a huge sprite is not kept at full size (\(growth) KB more)")
+        let base = ["process", photo, "-o", folder.file("o.mp4"), "--detector", "none", "--quiet"]
+        // The --anonymize image:FILE picture is bounded the same way.
+        for (option, prefix) in [("--eye-sprite", ""), ("--anonymize", "image:")] {
+            let growth = try peakKB(base + [option, prefix + huge]) - peakKB(base + [option, prefix + small])
+            // Decoding the 6000x6000 JPEG costs 54 MB; one full-size BGRA copy alone would be 144 MB.
+            XCTAssertLessThan(growth, 144_000, "a huge \(option) picture is not kept at full size (\(growth) KB more)")
+        }
     }
 }

@@ -114,8 +114,14 @@ final class RenderPathTests: XCTestCase {
     func testEveryAnonymisationMode() throws {
         let folder = try TemporaryFolder()
         let clip = try clip(folder, size: "160x120")
+        // A picture with every alpha for the image mode.
+        let picture = BGRAImage(width: 16, height: 16)
+        for y in 0..<16 { for x in 0..<16 { picture.setPixel(x: x, y: y, b: UInt8(16 * x), g: 90, r: UInt8(16 * y), a: UInt8(x * 16 + y)) } }
         for mode in AnonymizeMode.allCases {
-            try compare(clip: clip, size: (160, 120), configuration: OverlayConfiguration(kinds: [], anonymize: mode), in: folder)
+            try compare(clip: clip, size: (160, 120),
+                        configuration: OverlayConfiguration(kinds: [], anonymize: mode,
+                                                            maskImage: mode == .image ? try MaskImage(image: picture) : nil),
+                        in: folder)
         }
     }
 }

@@ -1,3 +1,4 @@
+import FaceCore
 import XCTest
 @testable import Rendering
 
@@ -44,12 +45,35 @@ final class ParsingTests: XCTestCase {
         }
     }
 
+    func testImageModeMaskShapeAndFillColourValues() throws {
+        XCTAssertTrue(try AnonymizeMode.parse("image:smile.png") == (.image, "smile.png"))
+        XCTAssertTrue(try AnonymizeMode.parse("IMAGE:Dir/Smile.PNG") == (.image, "Dir/Smile.PNG"), "the path is kept as given")
+        XCTAssertTrue(try AnonymizeMode.parse(" Fill ") == (.fill, nil))
+        for text in ["image:", "image", "image:  "] {
+            XCTAssertThrowsError(try AnonymizeMode.parse(text)) { error in
+                XCTAssertEqual(error as? RenderingError, .imageWithoutFile(text))
+                XCTAssertTrue("\(error)".hasPrefix("--anonymize: '\(text)' names no picture"), "\(error)")
+            }
+        }
+        XCTAssertThrowsError(try AnonymizeMode(parsing: "image:a.png"), "a picture needs the options' loader")
+        XCTAssertThrowsError(try AnonymizeMode.parse("smudge")) { error in
+            XCTAssertTrue("\(error)".contains("valid: blur, pixelate, fill, image:FILE"), "\(error)")
+        }
+        XCTAssertEqual(try OverlayConfiguration.parseMaskShape("Box"), .box)
+        XCTAssertEqual(try OverlayConfiguration.parseMaskShape("ellipse"), .ellipse)
+        XCTAssertThrowsError(try OverlayConfiguration.parseMaskShape("circle")) { error in
+            XCTAssertEqual("\(error)", "--mask-shape: unknown shape 'circle' (valid: ellipse, box)")
+        }
+        XCTAssertEqual(OverlayConfiguration().maskShape, .ellipse)
+        XCTAssertEqual(OverlayConfiguration().fillColor, .black)
+    }
+
     func testAnonymizeModesAndMaskScale() throws {
         XCTAssertEqual(try AnonymizeMode(parsing: "blur"), .blur)
         XCTAssertEqual(try AnonymizeMode(parsing: "Pixelate"), .pixelate)
         XCTAssertEqual(try AnonymizeMode(parsing: "fill"), .fill)
         XCTAssertThrowsError(try AnonymizeMode(parsing: "mosaic")) { error in
-            XCTAssertEqual(String(describing: error), "--anonymize: unknown mode 'mosaic' (valid: blur, pixelate, fill)")
+            XCTAssertEqual(String(describing: error), "--anonymize: unknown mode 'mosaic' (valid: blur, pixelate, fill, image:FILE)")
         }
         XCTAssertEqual(try OverlayConfiguration.parseMaskScale("1.3"), 1.3)
         XCTAssertEqual(try OverlayConfiguration.parseMaskScale(" 2 "), 2)

@@ -9,7 +9,8 @@ final class RobustnessTests: XCTestCase {
         AnonymizeMode.allCases.flatMap { mode in
             [nil, Sprite.heart(size: 9)].map { sprite in
                 OverlayRenderer(configuration: OverlayConfiguration(kinds: Set(OverlayKind.allCases), eyeSprite: sprite,
-                                                                    anonymize: mode))
+                                                                    anonymize: mode,
+                                                                    maskImage: mode == .image ? MaskImage(Sprite.heart(size: 20)) : nil))
             }
         }
     }

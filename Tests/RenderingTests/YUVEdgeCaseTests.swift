@@ -8,7 +8,8 @@ final class YUVEdgeCaseTests: XCTestCase {
     private static let everything: [OverlayConfiguration] = AnonymizeMode.allCases.flatMap { mode in
         [nil, Sprite.heart(size: 9)].map { sprite in
             OverlayConfiguration(kinds: Set(OverlayKind.allCases), eyeSprite: sprite, anonymize: mode,
-                                 fillColor: RenderColor(r: 250, g: 60, b: 200))
+                                 fillColor: RenderColor(r: 250, g: 60, b: 200),
+                                 maskImage: mode == .image ? MaskImage(Sprite.heart(size: 33)) : nil)
         }
     }
 
@@ -76,6 +77,29 @@ final class YUVEdgeCaseTests: XCTestCase {
                         XCTAssertTrue(frame.outsideIsIntact, "\(subsampling), \(bitDepth)-bit, \(orientation)")
                     }
                 }
+            }
+        }
+    }
+
+    /// Boxes with one pixel column or row inside the frame: the stroke's inside lies wholly outside
+    /// (5d50693 trapped on it: an `--anonymize` run's held mask can follow a face out of the picture
+    /// and `render --tracks` draws its box); boxes wholly outside change nothing.
+    func testBoxesBarelyInsideOrOutsideTheFrame() {
+        let encoding = YUVEncoding(matrix: .bt709, range: .limited)
+        let barely = [Rect(x: -39, y: 5, width: 40, height: 12), Rect(x: 39, y: 5, width: 40, height: 12),
+                      Rect(x: 5, y: -11, width: 12, height: 12), Rect(x: 5, y: 29, width: 12, height: 12)]
+        let outside = [Rect(x: -200, y: 5, width: 40, height: 12), Rect(x: 300, y: 5, width: 40, height: 12)]
+        for subsampling in ChromaSubsampling.allCases {
+            for configuration in YUVEdgeCaseTests.everything {
+                let frame = YUVTestFrame.noise(width: 40, height: 30, subsampling: subsampling, encoding: encoding)
+                let renderer = YUVOverlayRenderer(configuration: configuration, encoding: encoding)
+                renderer.render(barely.map { TestFrames.face($0) }, on: frame.image, orientation: .up)
+                XCTAssertTrue(frame.outsideIsIntact)
+                let clear = YUVTestFrame.noise(width: 40, height: 30, subsampling: subsampling, encoding: encoding), original = clear.copy()
+                var held = outside.map { TestFrames.face($0, source: .predicted) }
+                for i in held.indices { held[i].maskRegion = held[i].observation.bounds }
+                renderer.render(held, on: clear.image, orientation: .up)
+                XCTAssertEqual((0..<3).map(clear.values), (0..<3).map(original.values))
             }
         }
     }

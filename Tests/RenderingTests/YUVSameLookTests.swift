@@ -39,6 +39,12 @@ final class YUVSameLookTests: XCTestCase {
         ("pixelate", OverlayConfiguration(kinds: [], anonymize: .pixelate), 1, 1),
         ("fill", OverlayConfiguration(kinds: [], anonymize: .fill, fillColor: RenderColor(r: 40, g: 200, b: 90)), 1, 1),
         ("fill, mask 0.8", OverlayConfiguration(kinds: [], anonymize: .fill, maskScale: 0.8), 1, 1),
+        ("fill, box", OverlayConfiguration(kinds: [], anonymize: .fill, fillColor: RenderColor(r: 40, g: 200, b: 90),
+                                           maskShape: .box), 1, 1),
+        ("pixelate, box", OverlayConfiguration(kinds: [], anonymize: .pixelate, maskShape: .box), 1, 1),
+        ("blur, box", OverlayConfiguration(kinds: [], anonymize: .blur, maskShape: .box), 2, 4),
+        ("image", OverlayConfiguration(kinds: [], anonymize: .image, maskImage: MaskImage(fileSprite)), 2, 2),
+        ("image, large", OverlayConfiguration(kinds: [], anonymize: .image, maskImage: MaskImage(Sprite.heart(size: 90))), 2, 2),
     ]
 
     /// Three faces for an upright frame of `width` x `height`, apart from one another, at

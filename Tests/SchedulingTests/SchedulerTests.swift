@@ -20,10 +20,31 @@ final class SchedulerTests: XCTestCase {
         var s = scheduler()
         let tracks = [steady(1, Rect(x: 800, y: 300, width: 150, height: 150))]
         var keyframes: [Int] = []
-        for frame in 0..<45 where s.plan(cut: false, forecasts: frame == 0 ? [] : tracks).passes.contains(where: { $0.kind == .full }) {
+        for frame in 0..<60 where s.plan(cut: false, forecasts: frame == 0 ? [] : tracks).passes.contains(where: { $0.kind == .full }) {
             keyframes.append(frame)
         }
-        XCTAssertEqual(Array(keyframes.prefix(6)), [0, 2, 6, 14, 27, 40], "intervals 2, 4, 8, then 13 (half a second at 25 fps)")
+        XCTAssertEqual(Array(keyframes.prefix(7)), [0, 2, 6, 14, 25, 38, 51],
+                       "intervals 2, 4, 8, then every 13th frame of the video (half a second at 25 fps)")
+    }
+
+    /// A run that begins mid-video (a segment of a split plan) plans its frames as a whole run
+    /// does once its tracks agree: keyframes at the longest interval and tiles are keyed on the
+    /// frame's number in the video, not on a count since the run began.
+    func testARunStartingLaterFallsInStepWithAWholeRun() {
+        let tracks = [steady(1, Rect(x: 800, y: 300, width: 150, height: 150)), steady(2, Rect(x: 300, y: 500, width: 20, height: 24))]
+        var whole = scheduler(), later = scheduler()
+        var plans: [Int: FramePlan] = [:]
+        for frame in 0..<300 { plans[frame] = whole.plan(cut: false, forecasts: frame == 0 ? [] : tracks, frame: frame) }
+        for start in [101, 157] {
+            later = scheduler()
+            var differing: [Int] = []
+            for frame in start..<300 {
+                let plan = later.plan(cut: false, forecasts: frame == start ? [] : tracks, stale: frame == start, frame: frame)
+                if plan != plans[frame] { differing.append(frame) }
+            }
+            XCTAssertFalse(differing.isEmpty, "the start is a keyframe of its own")
+            XCTAssertLessThan(differing.max() ?? 0, start + 50, "in step within two seconds: \(differing)")
+        }
     }
 
     func testCutForcesAKeyframeAndDropsCrops() {
@@ -107,7 +128,7 @@ final class SchedulerTests: XCTestCase {
             if case .tile = $0.kind { return true } else { return false }
         }) { tileFrames.append(frame) }
         XCTAssertEqual(Array(tileFrames.prefix(12)), Array(stride(from: 2, to: 36, by: 3)), "one sweep at a tile every third frame")
-        XCTAssertEqual(tileFrames[12] - tileFrames[11], 8, "then a tile every third of a second")
+        XCTAssertEqual(tileFrames[12...14], [39, 47, 55], "then a tile every third of a second, on every 8th frame of the video")
         // A small tracked face brings the fast sweep back, so its neighbours are found soon.
         let small = steady(3, Rect(x: 100, y: 100, width: 24, height: 28))
         let next = (0..<36).compactMap { _ -> Int? in

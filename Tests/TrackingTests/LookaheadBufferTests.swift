@@ -60,6 +60,7 @@ final class LookaheadBufferTests: XCTestCase {
         XCTAssertEqual(out[1].faces.first?.observation.bounds.x ?? -1, 10, accuracy: 1e-9, "a third of the way")
         XCTAssertEqual(out[2].faces.first?.observation.bounds.x ?? -1, 20, accuracy: 1e-9)
         XCTAssertEqual(out[3].faces.first?.source, .refined)
+        XCTAssertEqual(out.prefix(4).map { $0.faces.first?.unseenFrames }, [0, 1, 1, 0], "frames to the nearest detection")
         XCTAssertTrue(out[4].faces.isEmpty && out[5].faces.isEmpty, "never found again: not written")
         XCTAssertEqual(out[4].hidden.count, 1)
     }
@@ -89,6 +90,33 @@ final class LookaheadBufferTests: XCTestCase {
             FaceObservation(bounds: expected, confidence: 0.6)
         }
         XCTAssertEqual(beforeCut, 1, "frame 3 starts the shot: nothing before it")
+    }
+
+    func testMasksGoBackAlongTheEarlyMotionWhereTheDetectorFindsTheFaceNoMore() {
+        // A face entering from the left: first detected on frame 4 at x = 40, on 5 at x = 50; the
+        // detector finds nothing on frames 0-3 (it is partly outside the picture there).
+        let rows: [[TrackedFace]] = [[], [], [], [], [row(1, nil, x: 40)], [row(1, 3, x: 50)]]
+        var buffer = LookaheadBuffer<Int>(depth: 10)
+        for (frame, frameRows) in rows.enumerated() { _ = buffer.push(frame: frame, time: 0, rows: frameRows, payload: frame) }
+        XCTAssertEqual(buffer.extendBackward(serial: 1, holdingMasksFor: 3, startsShot: { _ in false }) { _, _ in nil }, 0)
+        let out = buffer.flush()
+        XCTAssertEqual(out.map(\.faces.count), [0, 0, 0, 0, 1, 1], "masks only: nothing written as the track's rows")
+        XCTAssertEqual(out.map(\.hidden.count), [0, 1, 1, 1, 0, 0], "three frames back, no more")
+        XCTAssertEqual(out[1...3].map { $0.hidden[0].observation.bounds.x }, [10, 20, 30], "back at 10 px a frame")
+        XCTAssertEqual(out[1...3].map { $0.hidden[0].unseenFrames }, [3, 2, 1], "growing with the frames unseen")
+        XCTAssertEqual(out[3].hidden[0].unseenSpeed, 0.5, accuracy: 1e-9, "10 px a frame on a 20 px box")
+        XCTAssertEqual(out[3].hidden[0].source, .predicted)
+        XCTAssertNil(out[3].hidden[0].trackID)
+
+        // Not across a shot boundary, and none without masks.
+        var cut = LookaheadBuffer<Int>(depth: 10)
+        for (frame, frameRows) in rows.enumerated() { _ = cut.push(frame: frame, time: 0, rows: frameRows, payload: frame) }
+        _ = cut.extendBackward(serial: 1, holdingMasksFor: 30, startsShot: { $0 == 3 }) { _, _ in nil }
+        XCTAssertEqual(cut.flush().map(\.hidden.count), [0, 0, 0, 1, 0, 0], "frame 3 starts the shot")
+        var plain = LookaheadBuffer<Int>(depth: 10)
+        for (frame, frameRows) in rows.enumerated() { _ = plain.push(frame: frame, time: 0, rows: frameRows, payload: frame) }
+        _ = plain.extendBackward(serial: 1, startsShot: { _ in false }) { _, _ in nil }
+        XCTAssertEqual(plain.flush().map(\.hidden.count), [0, 0, 0, 0, 0, 0])
     }
 
     func testTrackNotLookedAtIsNotMissedAndBirthNeedsTheTrackThreshold() {

@@ -39,7 +39,29 @@ final class MaskHoldingTests: XCTestCase {
         XCTAssertEqual(held[4..<12].map(\.count), [1, 1, 1, 1, 1, 0, 0, 0])
         XCTAssertEqual(held[8].first?.source, .predicted)
         XCTAssertGreaterThan(held[8].first?.observation.bounds.center.x ?? 0, 106, "the mask follows the forecast")
+        XCTAssertEqual(held[4..<9].map { $0.first?.unseenFrames }, [1, 2, 3, 4, 5], "its mask grows with the time unseen")
+        XCTAssertEqual(held[3].first?.unseenFrames, 0)
         // Reporting only: predictions stop after reportMissedFrames (2) misses.
         XCTAssertEqual(rows(holdsMasks: false, seen + Array(repeating: [], count: 8))[4..<12].map(\.count), [1, 1, 0, 0, 0, 0, 0, 0])
+    }
+
+    /// `maskThreshold`: a detection below the reporting threshold that continues no track is
+    /// reported in no track (for its mask) when at least that confident; below it, or without
+    /// held masks, it is dropped as before.
+    func testDetectionsBelowTheReportingThresholdAreMaskedDownToTheMaskThreshold() {
+        func untracked(holdsMasks: Bool, maskThreshold: Double?, _ confidences: [Double]) -> [Double] {
+            var configuration = TrackerConfiguration(minHits: 3, maxAge: 5, highThreshold: 0.5, lowThreshold: 0.25)
+            configuration.holdsMasks = holdsMasks
+            configuration.maskThreshold = maskThreshold
+            let tracker = Tracker(configuration: configuration)
+            let faces = confidences.enumerated().map { FaceObservation(bounds: Rect(x: Double($0.offset) * 100, y: 0, width: 40, height: 40),
+                                                                       confidence: $0.element) }
+            let rows = tracker.update(frame: 0, time: 0, detections: faces)
+            return rows.filter { $0.trackSerial == 0 }.map(\.observation.confidence)
+        }
+        XCTAssertEqual(untracked(holdsMasks: true, maskThreshold: 0.1, [0.3, 0.15, 0.05, 0.9]), [0.15, 0.3])
+        XCTAssertEqual(untracked(holdsMasks: true, maskThreshold: 0.2, [0.3, 0.15]), [0.3])
+        XCTAssertEqual(untracked(holdsMasks: true, maskThreshold: nil, [0.3, 0.15]), [])
+        XCTAssertEqual(untracked(holdsMasks: false, maskThreshold: 0.1, [0.3, 0.15]), [])
     }
 }

@@ -40,6 +40,7 @@ struct FaceSchedule {
                     face.source = .predicted
                     var row = a
                     row.frame = frame
+                    row.maskRegion = nil
                     if a.mask != b.mask { row.mask = a.mask ?? b.mask }
                     faces[frame, default: []].append(Self.tracked(face, row: row, masksOnlyMarked: masksOnlyMarked))
                     interpolated += 1
@@ -76,6 +77,7 @@ struct FaceSchedule {
     private static func tracked(_ face: FaceObservation, row: TrackFile.Row, masksOnlyMarked: Bool) -> TrackedFace {
         var tracked = TrackedFace(observation: face, trackID: row.trackID)
         tracked.person = row.person
+        tracked.maskRegion = row.maskRegion
         switch row.mask {
         case .keep?: tracked.masked = false
         case .mask?: tracked.masked = true

@@ -191,10 +191,12 @@ extension TrackFile {
         return TrackTable(path: path, rows: rows, frames: Set(self.rows.map(\.frame)))
     }
 
-    /// Refuses a row whose face lies wholly outside the upright `width` x `height` frame.
+    /// Refuses a row whose face lies wholly outside the upright `width` x `height` frame; a
+    /// `predicted` row may (an `--anonymize` run's held mask follows a face out of the picture).
     func check(_ rows: [Row], width: Int, height: Int, video: String) throws {
         for row in rows {
-            guard let box = row.face?.bounds else { continue }
+            guard let face = row.face, face.source != .predicted else { continue }
+            let box = face.bounds
             if box.x >= Double(width) || box.y >= Double(height) || box.maxX <= 0 || box.maxY <= 0 {
                 throw ReportError.badValue(path, line: row.line, column: column("x"),
                                            reason: String(format: "box at %.2f,%.2f size %.2fx%.2f lies outside the %dx%d frame of %@",

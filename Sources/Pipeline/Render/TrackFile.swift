@@ -37,6 +37,8 @@ package struct TrackFile: Sendable {
         package var mask: MaskChoice?
         /// The `shot` column (shot index), where present: interpolation never crosses a shot boundary.
         package var shot: Int?
+        /// The region the run drew the face's mask in (`mask_x…mask_height`, `--anonymize` runs).
+        package var maskRegion: Rect?
         /// The 1-based line of the file.
         package var line: Int
         /// The fields as written (CSV only, when asked for): `apply-edits` writes them back changed
@@ -45,8 +47,8 @@ package struct TrackFile: Sendable {
     }
 
     /// The columns of our CSV besides `TrackCSVWriter.columns`: `person` (known people), `shot`
-    /// (shot index) and `mask` (review choices), each at the end.
-    package static let extraColumns = ["person", "shot", "mask"]
+    /// (shot index), the mask region (`--anonymize`) and `mask` (review choices), each at the end.
+    package static let extraColumns = ["person", "shot"] + TrackCSVWriter.maskColumns + ["mask"]
     /// Every column a tracks CSV may have.
     package static let knownColumns = TrackCSVWriter.columns + extraColumns
     /// The columns render needs.
@@ -166,6 +168,10 @@ package struct TrackFile: Sendable {
             face.rightEyeClosed = try flag(&csv, rightClosed, "right_eye_closed")
             face.roll = try csv.double(c("roll"), "roll")
             face.yaw = try csv.double(c("yaw"), "yaw")
+            let region = try TrackCSVWriter.maskColumns.map { try csv.double(c($0), $0) }
+            if let x = region[0], let y = region[1], let width = region[2], let height = region[3] {
+                row.maskRegion = Rect(x: x, y: y, width: width, height: height)
+            }
             if let sourceColumn, !csv.isEmpty(sourceColumn) {
                 let text = csv.string(sourceColumn).trimmingCharacters(in: .whitespaces)
                 // A truth file's faces (`truth`, `ignore`) are drawn as found faces.

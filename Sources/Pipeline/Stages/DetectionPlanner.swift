@@ -60,7 +60,7 @@ struct DetectionPlanner {
             guard let found = board.forecasts(for: job.index, from: source, gaveUp: failed) else { return nil }
             forecasts = found
         }
-        var plan = scheduler!.planAhead(cut: cut, forecasts: forecasts, stale: source == nil)
+        var plan = scheduler!.planAhead(cut: cut, forecasts: forecasts, stale: source == nil, frame: job.number)
         plan.shotStart = lastCut
         return plan
     }

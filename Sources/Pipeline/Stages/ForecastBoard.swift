@@ -25,6 +25,11 @@ final class ForecastBoard: Sendable {
         var waiting: [DispatchSemaphore] = []
     }
 
+    /// The runs' distance from a source to the frame whose crops are planned from it: fixed, so
+    /// that a run's output does not depend on its thread count. Two lanes (two cores) are kept
+    /// busy with crops; more lanes still start keyframes and tiles up to four times as far ahead.
+    static let planningLag = 2
+
     /// The shortest distance from a source to the frame planned from it.
     let lanes: Int
     /// The longest distance: the most frames a forecast reaches ahead.

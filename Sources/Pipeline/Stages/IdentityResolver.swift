@@ -12,17 +12,14 @@ import MediaIO
 /// Embeddings run here rather than on the analysis lanes because only this stage knows which
 /// track wants one; a few per track cost far less than one per face per frame.
 final class IdentityResolver {
-    private var index: ReidentificationIndex
+    /// The identities of the tracks, decided by re-identification (shared with `stitch`'s replay).
+    private var ledger: IdentityLedger
     private let embedder: FaceEmbedder
     private let known: KnownPeople?
-    private let reidentify: Bool
     private let keep: Set<String>?
     private let only: Set<String>?
     private let converter = PixelConverter()
     private let pool: ImagePool
-    /// Tracker serial → published identities, each from a time on (the first from the start; a
-    /// split adds one). Kept after the track ends: its last rows may still be in the window.
-    private var identities: [Int: [(since: Double, identity: Int)]] = [:]
     /// Serials the tracker has confirmed (rows with a track ID), to publish before they end.
     private var confirmed: Set<Int> = []
     /// Tracker serial → known person and distance, from the track's gallery.
@@ -46,10 +43,9 @@ final class IdentityResolver {
         var reid = ReidentificationSettings()
         reid.threshold = Float(settings.reidThreshold)
         reid.window = settings.reidWindow
-        index = ReidentificationIndex(settings: reid)
+        ledger = IdentityLedger(settings: reid, reidentify: settings.reidentify, recording: galleries)
         embedder = try FaceEmbedder(model: model)
         self.known = known
-        reidentify = settings.reidentify
         keep = settings.keep.isEmpty ? nil : Set(settings.keep)
         only = settings.only.isEmpty ? nil : Set(settings.only)
         self.pool = pool
@@ -57,9 +53,10 @@ final class IdentityResolver {
 
     /// A shot boundary at `time`: every track ends, identity alone decides who continues in the
     /// new shot; a fade or dissolve began at `transitionStart`.
-    func cut(at time: Double, transitionStart: Double?) {
+    func cut(at time: Double, transitionStart: Double?, frame: Int) {
+        ledger.frame = frame
         for serial in tracked.sorted() { publishIfConfirmed(serial) }
-        index.endAll(at: time, transitionStart: transitionStart)
+        ledger.cut(at: time, transitionStart: transitionStart)
         tracked.removeAll()
         pending.removeAll()
     }
@@ -68,9 +65,10 @@ final class IdentityResolver {
     /// the tracker's serials after this frame. Track IDs are left as the tracker's: `publish`
     /// turns them into identities as the rows leave the look-ahead window.
     func resolve(_ rows: inout [TrackedFace], job: inout FrameJob, live: Set<Int>) throws {
+        ledger.frame = job.number
         for serial in tracked.sorted() where !live.contains(serial) {
             publishIfConfirmed(serial)
-            index.end(track: serial)
+            ledger.end(serial)
             pending.removeValue(forKey: serial)
         }
         tracked.formIntersection(live)
@@ -82,15 +80,12 @@ final class IdentityResolver {
             let serial = row.trackSerial
             tracked.insert(serial)
             var sample: FaceSample?
-            if index.wantsSample(track: serial, time: job.time) {
+            if ledger.index.wantsSample(track: serial, time: job.time) {
                 if image == nil { image = try job.uprightImage(converter: converter, pool: pool) }
                 if let image { sample = embedder.sample(of: row.observation, in: image) }
                 if sample != nil { embeddingCount += 1 }
             }
-            if let decision = index.observe(track: serial, sample: sample, time: job.time), reidentify,
-               identities[serial] != nil {
-                identities[serial, default: []].append((decision.since ?? job.time, decision.identity))
-            }
+            ledger.observe(serial, sample: sample, time: job.time)
             if let sample {
                 name(serial)
                 collect(sample, of: serial)
@@ -100,10 +95,10 @@ final class IdentityResolver {
         if image != nil { job.releasePictures(into: pool) }
     }
 
-    /// Gives the rows of one frame leaving the window (at `time`) their published identities.
+    /// Gives the rows of frame `frame` leaving the window (at `time`) their published identities.
     /// Returns the rows taken out: a second row of one identity on the frame (a track that
     /// another continued, still coasting), which the caller hides rather than writes.
-    func publish(_ rows: inout [TrackedFace], time: Double) -> [TrackedFace] {
+    func publish(_ rows: inout [TrackedFace], frame: Int, time: Double) -> [TrackedFace] {
         for i in rows.indices where rows[i].trackSerial != 0 {
             guard let trackerID = rows[i].trackID else { continue }
             rows[i].trackID = identity(of: rows[i].trackSerial, trackerID: trackerID, at: time)
@@ -127,26 +122,28 @@ final class IdentityResolver {
             }
         }
         rows = kept
+        if let galleries {
+            for row in kept where row.trackSerial != 0 {
+                if let id = row.trackID { galleries.recordRow(frame: frame, id: id, serial: row.trackSerial, publishedAt: ledger.frame) }
+            }
+        }
         return removed
     }
 
     /// The identity track `serial` (the tracker's `trackerID`) carries at `time`, decided on first use.
     private func identity(of serial: Int, trackerID: Int, at time: Double) -> Int {
-        if identities[serial] == nil { decide(serial, trackerID: trackerID) }
-        let segments = identities[serial] ?? []
-        return segments.last { $0.since <= time }?.identity ?? segments.first?.identity ?? trackerID
+        if !ledger.isDecided(serial) { decide(serial, trackerID: trackerID) }
+        return ledger.identity(of: serial, at: time) ?? trackerID
     }
 
     private func publishIfConfirmed(_ serial: Int) {
-        if confirmed.contains(serial), identities[serial] == nil { decide(serial, trackerID: nil) }
+        if confirmed.contains(serial), !ledger.isDecided(serial) { decide(serial, trackerID: nil) }
     }
 
     /// Publishes track `serial` with the evidence gathered so far.
     private func decide(_ serial: Int, trackerID: Int?) {
-        let decision = index.confirm(track: serial, time: lastTime)
         // Without re-identification the tracker's own ID stands (known first on the track's first row).
-        let identity = reidentify ? decision.identity : (trackerID ?? decision.identity)
-        identities[serial] = [(-Double.infinity, identity)]
+        let identity = ledger.decide(serial, time: lastTime, trackerID: trackerID)
         if let waiting = pending.removeValue(forKey: serial) { galleries?.add(waiting, to: identity) }
         if let person = people[serial] { personOfIdentity[identity] = person }
     }
@@ -154,7 +151,7 @@ final class IdentityResolver {
     /// Keeps a sample for the gallery of the ID `serial` is published as (its latest, once published).
     private func collect(_ sample: FaceSample, of serial: Int) {
         guard let galleries else { return }
-        if let identity = identities[serial]?.last?.identity {
+        if let identity = ledger.latestIdentity(of: serial) {
             galleries.add(sample, to: identity)
         } else {
             pending[serial, default: TrackGallery()].add(sample)
@@ -163,9 +160,9 @@ final class IdentityResolver {
 
     /// Names track `serial` from its gallery.
     private func name(_ serial: Int) {
-        guard let known, let gallery = index.gallery(of: serial) else { return }
-        people[serial] = index.isInDoubt(track: serial) ? nil : known.match(gallery)
-        if let identity = identities[serial]?.last?.identity { personOfIdentity[identity] = people[serial] }
+        guard let known, let gallery = ledger.index.gallery(of: serial) else { return }
+        people[serial] = ledger.index.isInDoubt(track: serial) ? nil : known.match(gallery)
+        if let identity = ledger.latestIdentity(of: serial) { personOfIdentity[identity] = people[serial] }
     }
 
     /// Fills the person and the mask decision of rows leaving the look-ahead (written or hidden).

@@ -83,18 +83,21 @@ final class TrackingStage {
     /// With `--anonymize`: the tracks CSV and JSON also list the masked faces not reported
     /// (`MaskRows`), so what was hidden can be checked from them alone.
     private let listsMasks: Bool
+    /// `--mask-scale`: decides which held masks still reach into the picture.
+    private let maskScale: Double
 
     /// `smoothing` fills the drawn copy of each written row; `board` receives the tracker's
     /// forecasts (adaptive detection).
     init(tracker: Tracker?, faceProcessor: TrackedFaceProcessor?, outputs: [FrameOutput], lookahead: Int,
          smoothing: TrackSmoothing?, board: ForecastBoard?, backfill: Backfill?, identity: IdentityResolver? = nil,
-         listsMasks: Bool = false, state: RunState, clock: StageClock, next: @escaping FrameHandoff) {
+         listsMasks: Bool = false, maskScale: Double = 1.3, state: RunState, clock: StageClock, next: @escaping FrameHandoff) {
         serial = Serial(tracker: tracker, faceProcessor: faceProcessor, outputs: outputs, lookahead: lookahead,
                         smoothing: smoothing)
         serial.identity = identity
         self.board = board
         self.backfill = backfill
         self.listsMasks = listsMasks
+        self.maskScale = maskScale
         self.state = state
         self.clock = clock
         self.next = next
@@ -160,7 +163,7 @@ final class TrackingStage {
             tracker.endAllTracks()
             // Pictures of a fade or dissolve mix two people: samples from them decide nothing.
             let start = job.transitionStart.map { job.index - $0 < serial.times.count ? serial.times[$0 % serial.times.count] : job.time }
-            serial.identity?.cut(at: job.time, transitionStart: start)
+            serial.identity?.cut(at: job.time, transitionStart: start, frame: job.number)
         }
         var rows: [TrackedFace]
         if let plan = job.plan {
@@ -174,11 +177,16 @@ final class TrackingStage {
         return rows
     }
 
+    /// With `--anonymize`: frames before a newly confirmed face's first detection (where the look-back
+    /// finds it no more) that keep a mask along its early motion, as many as a lost face's mask is held.
+    private var maskLookBackFrames: Int { listsMasks ? serial.tracker?.configuration.maxAge ?? 0 : 0 }
+
     /// Extends each track confirmed on this frame back over the held frames before its first detection.
     private func lookBack(for rows: [TrackedFace], with backfill: Backfill) {
         for row in rows where row.trackID != nil && !backfill.confirmed.contains(row.trackSerial) {
             backfill.confirmed.insert(row.trackSerial)
-            backfill.recovered += serial.buffer.extendBackward(serial: row.trackSerial, startsShot: { $0.boundary != nil }) {
+            backfill.recovered += serial.buffer.extendBackward(serial: row.trackSerial, holdingMasksFor: maskLookBackFrames,
+                                                               startsShot: { $0.boundary != nil }) {
                 job, expected in backfill.find(on: job, near: expected)
             }
         }
@@ -191,7 +199,7 @@ final class TrackingStage {
         job.hidden = serial.tracker == nil ? [] : out.hidden
         if let identity = serial.identity {
             // Identities are published as rows leave the window, when the most evidence is in.
-            job.hidden += identity.publish(&job.faces, time: job.time)
+            job.hidden += identity.publish(&job.faces, frame: job.number, time: job.time)
             identity.label(&job.faces)
             identity.label(&job.hidden)
         }
@@ -202,6 +210,17 @@ final class TrackingStage {
             serial.faceProcessor?.process(&job.faces, frame: job.number)
             statistics.add(frame: job.number, time: job.time, rows: job.faces)
             faceCount += job.faces.count
+            if listsMasks {
+                // Decided once: the renderer draws these regions and the tracks CSV writes them.
+                for i in job.faces.indices { job.faces[i].maskRegion = MaskRegion.region(of: job.faces[i]) }
+                for i in job.hidden.indices { job.hidden[i].maskRegion = MaskRegion.region(of: job.hidden[i]) }
+                // A held mask that lies wholly outside the picture (a face that left) hides nothing: not drawn, not listed.
+                let size = job.orientation.uprightSize(width: job.frame.width, height: job.frame.height)
+                job.hidden.removeAll { face in
+                    !face.source.isDetection && (EllipseMask(face: MaskRegion.region(of: face), scale: maskScale)?.bounds
+                        .clipped(width: size.width, height: size.height).isEmpty ?? true)
+                }
+            }
             let masks = listsMasks ? job.hidden.filter(\.masked).map(Self.maskRow) : []
             for output in serial.outputs {
                 try output.write(frame: job.number, time: job.time, faces: output.listsMasks ? job.faces + masks : job.faces)

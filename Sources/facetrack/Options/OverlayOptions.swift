@@ -14,15 +14,30 @@ struct OverlayOptions: OptionGroup {
     static let eyeSprite = Option.text(
         "--eye-sprite", "FILE",
         help: "image drawn over each eye, scaled to the eye distance (PNG alpha kept); \"heart\" is built in")
-    static let anonymize = Option("--anonymize", "MODE", help: "hide faces: blur, pixelate or fill (predicted faces included)") {
-        try AnonymizeMode(parsing: $0)
+    static let anonymize = Option("--anonymize", "MODE",
+                                  help: "hide faces: blur, pixelate, fill or image:FILE (a picture such as an emoji PNG\n"
+                                      + "scaled over each mask box, alpha kept); predicted faces included") {
+        try AnonymizeMode.parse($0)
     }
     static let maskScale = Option("--mask-scale", "X",
-                                  help: "size of the anonymised ellipse relative to the face box (default 1.3)") {
+                                  help: "size of the anonymisation mask relative to the face box (default 1.3)") {
         try OverlayConfiguration.parseMaskScale($0)
     }
+    static let maskShape = Option("--mask-shape", "SHAPE",
+                                  help: "shape of the mask: ellipse (default) or box (the whole scaled face box)") {
+        try OverlayConfiguration.parseMaskShape($0)
+    }
+    static let fillColor = Option("--fill-color", "COLOR", help: "colour of --anonymize fill: a name or #RRGGBB (default black)") {
+        text throws -> RenderColor in
+        do {
+            return try RenderColor(parsing: text)
+        } catch {
+            throw UsageError("--fill-color: " + RenderingError.unreadableColor(text))
+        }
+    }
 
-    static let options = [overlay.spec, boxColor.spec, eyeSprite.spec, anonymize.spec, maskScale.spec]
+    static let options = [overlay.spec, boxColor.spec, eyeSprite.spec, anonymize.spec, maskScale.spec, maskShape.spec,
+                          fillColor.spec]
 
     let configuration: OverlayConfiguration
 
@@ -33,20 +48,24 @@ struct OverlayOptions: OptionGroup {
         var configuration = OverlayConfiguration()
         if let kinds = try arguments.value(Self.overlay) { configuration.kinds = kinds }
         configuration.boxColor = try arguments.value(Self.boxColor)
-        configuration.anonymize = try arguments.value(Self.anonymize)
+        let anonymize = try arguments.value(Self.anonymize)
+        configuration.anonymize = anonymize?.mode
         if let scale = try arguments.value(Self.maskScale) { configuration.maskScale = scale }
+        if let shape = try arguments.value(Self.maskShape) {
+            guard anonymize?.mode != .image else {
+                throw UsageError("--mask-shape: an image:FILE mask has the picture's own shape (its alpha); drop --mask-shape")
+            }
+            configuration.maskShape = shape
+        }
+        if let color = try arguments.value(Self.fillColor) {
+            guard anonymize?.mode == .fill else { throw UsageError("--fill-color: only --anonymize fill paints a colour") }
+            configuration.fillColor = color
+        }
         if let sprite = try arguments.value(Self.eyeSprite) {
             if let builtIn = Sprite.builtIn(named: sprite) {
                 configuration.eyeSprite = builtIn
             } else {
-                // Errors name the option; a huge picture is scaled down as it loads (a sprite
-                // covers an eye, never more than a few hundred pixels).
-                let image: BGRAImage
-                do {
-                    image = try ImageLoader.load(path: sprite, maxSide: OverlayOptions.largestSprite).image
-                } catch {
-                    throw SpriteFileError(path: sprite, problem: "\(error)")
-                }
+                let image = try Self.loadPicture(sprite, option: "--eye-sprite", stillOnly: false)
                 do {
                     configuration.eyeSprite = try Sprite(image: image)
                 } catch {
@@ -54,13 +73,47 @@ struct OverlayOptions: OptionGroup {
                 }
             }
         }
+        if let file = anonymize?.imageFile {
+            // Loaded, scaled down and halved once here; frames only blend it.
+            let image = try Self.loadPicture(file, option: "--anonymize", stillOnly: true)
+            do {
+                configuration.maskImage = try MaskImage(image: image)
+            } catch {
+                throw PictureFileError(option: "--anonymize", path: file, problem: "the picture has no pixels")
+            }
+        }
         self.configuration = configuration
+    }
+
+    /// Decodes a picture option's file. Errors name the option; a huge picture is scaled down as
+    /// it loads (a sprite covers an eye, a mask picture a face: never more than a few hundred
+    /// pixels are needed).
+    private static func loadPicture(_ path: String, option: String, stillOnly: Bool) throws -> BGRAImage {
+        do {
+            return try ImageLoader.load(path: path, maxSide: largestSprite, stillOnly: stillOnly).image
+        } catch {
+            throw PictureFileError(option: option, path: path, problem: "\(error)")
+        }
+    }
+
+    /// The pictures these options read, so that no output may name them.
+    static func readFiles(_ arguments: ParsedArguments) throws -> [ReadFile] {
+        var files: [ReadFile] = []
+        if let sprite = try arguments.value(eyeSprite), Sprite.builtIn(named: sprite) == nil {
+            files.append(ReadFile(path: sprite, role: "the --eye-sprite picture"))
+        }
+        if let file = try arguments.value(anonymize)?.imageFile {
+            files.append(ReadFile(path: file, role: "the --anonymize picture"))
+        }
+        return files
     }
 }
 
-/// An --eye-sprite file that cannot be read (exit 1, like any unreadable input), naming the option.
-struct SpriteFileError: Error, CustomStringConvertible {
+/// A picture file (--eye-sprite, --anonymize image:FILE) that cannot be used (exit 1, like any
+/// unreadable input), naming the option.
+struct PictureFileError: Error, CustomStringConvertible {
+    let option: String
     let path: String
     let problem: String
-    var description: String { "--eye-sprite: " + (problem.hasPrefix(path) ? problem : "\(path): \(problem)") }
+    var description: String { "\(option): " + (problem.hasPrefix(path) ? problem : "\(path): \(problem)") }
 }

@@ -13,11 +13,15 @@ struct TrackingOptions: OptionGroup {
         "--track-threshold", in: 0...1,
         help: "confidence a face needs to start a track, at least --threshold (default: 0.5 for centerface,\n"
             + "--threshold for the others)")
+    static let maskThreshold = Option<Double>.number(
+        "--mask-threshold", in: 0...1,
+        help: "with --anonymize: confidence a face needs to be masked, at most --threshold; faces masked\n"
+            + "only because of it are listed as tentative (default: half of --threshold)")
     static let noSmooth = Flag("--no-smooth", help: "draw the measured boxes instead of smoothed ones")
     static let noSecondPass = Flag("--no-second-pass",
                                    help: "do not match low-confidence detections to lost tracks (ByteTrack's second pass)")
 
-    static let options = [detectEvery.spec, minHits.spec, maxAge.spec, trackThreshold.spec, noSmooth.spec, noSecondPass.spec]
+    static let options = [detectEvery.spec, minHits.spec, maxAge.spec, trackThreshold.spec, maskThreshold.spec, noSmooth.spec, noSecondPass.spec]
 
     let settings: TrackingSettings
     let detectEvery: Int
@@ -27,6 +31,7 @@ struct TrackingOptions: OptionGroup {
         settings = TrackingSettings(minHits: try arguments.value(Self.minHits) ?? 3, maxAge: try arguments.value(Self.maxAge),
                                     smoothing: !arguments.isSet(Self.noSmooth),
                                     secondPass: !arguments.isSet(Self.noSecondPass),
-                                    trackThreshold: try arguments.value(Self.trackThreshold))
+                                    trackThreshold: try arguments.value(Self.trackThreshold),
+                                    maskThreshold: try arguments.value(Self.maskThreshold))
     }
 }
