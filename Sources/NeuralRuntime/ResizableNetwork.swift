@@ -69,7 +69,9 @@ package final class ResizableNetwork {
                                         sharing: weights, arena: arena)
         // Networks planned on a smaller block than the arena's now are planned again when asked
         // for, so the old block is freed.
-        cache.removeAll { $0.network.arenaBlock !== network.arenaBlock }
+        cache.removeAll { entry in
+            entry.network.arenaBlock !== arena.block || entry.network.ringedBlock.map { $0 !== arena.ringedBlock } == true
+        }
         if cache.count >= capacity { cache.removeFirst() }
         cache.append((batch, height, width, network))
         return network

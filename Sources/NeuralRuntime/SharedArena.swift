@@ -8,32 +8,59 @@ import Synchronization
 package final class SharedArena {
     /// The arena's current block: what networks planned from now on use.
     package private(set) var block: ArenaBlock?
+    /// The current block for the tensors `run()` keeps in rings of rows (`NeuralNetwork.ringedBlock`).
+    package private(set) var ringedBlock: ArenaBlock?
 
     package init() {}
 
     /// A block of at least `floats` floats: the current one when it is large enough.
     func block(floats: Int) throws(NeuralRuntimeError) -> ArenaBlock {
-        if let block, block.floatCount >= floats { return block }
-        let made = try ArenaBlock(floats: floats)
-        block = made
+        try Self.grow(&block, floats: floats, countedWhenUsed: false)
+    }
+
+    /// A block of at least `floats` floats for ringed tensors, counted once a whole-step run touches it.
+    func ringedBlock(floats: Int) throws(NeuralRuntimeError) -> ArenaBlock {
+        try Self.grow(&ringedBlock, floats: floats, countedWhenUsed: true)
+    }
+
+    private static func grow(_ current: inout ArenaBlock?, floats: Int,
+                             countedWhenUsed: Bool) throws(NeuralRuntimeError) -> ArenaBlock {
+        if let current, current.floatCount >= floats { return current }
+        let made = try ArenaBlock(floats: floats, countedWhenUsed: countedWhenUsed)
+        current = made
         return made
     }
 }
 
-/// One allocated activation arena, counted in `NetworkMemory.arenas` while it lives.
+/// One allocated activation arena, counted in `NetworkMemory` (arenas and all) while it lives and
+/// is in use. A block only whole-step runs write (`countedWhenUsed`) stays untouched calloc'd
+/// pages, no resident memory, until one does, and is counted from then on.
 package final class ArenaBlock {
-    let storage = FloatStorage()
+    private let storage = FloatStorage(counted: false)
     let start: UnsafeMutablePointer<Float>
     /// Floats in the block.
     package let floatCount: Int
+    private var counted = false
 
-    init(floats: Int) throws(NeuralRuntimeError) {
+    init(floats: Int, countedWhenUsed: Bool = false) throws(NeuralRuntimeError) {
         start = try storage.allocateOrThrow(floats)
         floatCount = floats
-        NetworkMemory.arenas.add(floats * MemoryLayout<Float>.size)
+        if !countedWhenUsed { markUsed() }
     }
 
-    deinit { NetworkMemory.arenas.add(-floatCount * MemoryLayout<Float>.size) }
+    /// Counts the block from now on (once). Not thread-safe, like the networks using it.
+    func markUsed() {
+        guard !counted else { return }
+        counted = true
+        NetworkMemory.arenas.add(floatCount * MemoryLayout<Float>.size)
+        NetworkMemory.all.add(storage.bytes)
+    }
+
+    deinit {
+        guard counted else { return }
+        NetworkMemory.arenas.add(-floatCount * MemoryLayout<Float>.size)
+        NetworkMemory.all.add(-storage.bytes)
+    }
 }
 
 /// Bytes the networks hold, for `--stats`: counted where they are allocated and freed.
