@@ -261,9 +261,9 @@ struct VideoPipeline {
                   detail: String(format: "%d frames x %.2f MiB: look-ahead window %d, shot marker %d, lanes and queues %d (limit %d)",
                                  peak, mib, window, shots, peak - window - shots, inFlight.limit)),
             .init(name: "BGRA pictures", bytes: pictures.bytes, detail: "\(pictures.count) made (detector inputs, crops, converted frames)"),
-            .init(name: "network arenas", bytes: arenas, detail: "activations, one arena per detector or model"),
+            .init(name: "network arenas", bytes: arenas, detail: "activations, one arena per detector or model (tensors kept in rings apart)"),
             .init(name: "network weights, tables", bytes: max(0, NetworkBytes.totalPeak - arenas),
-                  detail: "packed weights (shared by the lanes), constants, rings of rows"),
+                  detail: "packed weights (CenterFace's shared by the lanes; the identity model's), constants, rings of rows"),
         ]
     }
 
