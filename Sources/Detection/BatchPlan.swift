@@ -33,7 +33,7 @@ extension BatchPlan {
     /// 1.2 x faster in batches of 4 to 8), not CenterFace on whole frames nor BlazeFace (0.4 MB of
     /// weights; batches of crops measured 0.82-0.98x of one at a time).
     static func pays(for network: NeuralNetwork) -> Bool {
-        network.packedWeightFloatCount > network.arenaFloatCount
+        network.packedWeightFloatCount > network.arenaFloatCount + network.ringedFloatCount
     }
 }
 

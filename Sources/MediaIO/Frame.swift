@@ -32,6 +32,10 @@ package final class Frame: @unchecked Sendable {
     package var height: Int { Int(pointer.pointee.height) }
     /// Pixel format.
     var pixelFormat: AVPixelFormat { AVPixelFormat(rawValue: pointer.pointee.format) }
+    /// Bytes of the picture's planes (unpadded): what a frame held in flight costs at least.
+    package var pictureBytes: Int {
+        max(0, Int(av_image_get_buffer_size(pixelFormat, pointer.pointee.width, pointer.pointee.height, 1)))
+    }
 
     /// Makes the picture buffers writable, copying them if someone else (an encoder) still holds them.
     package func makeWritable() throws {

@@ -122,7 +122,7 @@ enum NetworkStep {
             return .depthwise(DepthwiseConvolutionKernel(
                 input: try pointer(inputs[0]), output: output, inputShape: shape(inputs[0]), outputShape: outputShape,
                 filter: try constant(1, "filter"), filterShape: shape(inputs[1]), biasValues: try optionalBias(),
-                multiplier: multiplier, parameters: parameters, storage: storage, path: path))
+                multiplier: multiplier, parameters: parameters, storage: storage, weights: weights, step: step, path: path))
         case .add, .prelu:
             let period = ShapeInference.broadcastPeriod(of: shape(inputs[1]), over: shape(inputs[0])) ?? outputCount
             var clamp = ClampRange(.none)

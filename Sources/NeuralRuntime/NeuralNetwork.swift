@@ -16,12 +16,20 @@ package final class NeuralNetwork {
     package let inputNames: [String]
     /// Tensor names of the outputs.
     package let outputNames: [String]
-    /// Floats in the activation arena (what the memory planner achieved).
+    /// Floats in the activation arena (what the memory planner achieved), without the tensors
+    /// `run()` keeps in rings of rows.
     package let arenaFloatCount: Int
+    /// Floats of the second arena, for the ringed tensors whole (`run(threads:)`, profiling).
+    package let ringedFloatCount: Int
     /// Floats all activation tensors would need without reuse, for comparison.
     package let unplannedFloatCount: Int
 
     private let storage: FloatStorage
+    /// The activation arena (shared with networks of other sizes through a `SharedArena`).
+    package let arenaBlock: ArenaBlock
+    /// The arena of the tensors `run()` keeps in rings of rows, written only when steps run whole
+    /// (`run(threads:)`, profiling): until then its pages are never touched. Nil without rings.
+    package let ringedBlock: ArenaBlock?
     /// Packed convolution weights, perhaps shared with networks of other input sizes (kept alive
     /// with the kernels).
     private let weights: PackedWeights
@@ -52,7 +60,8 @@ package final class NeuralNetwork {
     /// convolution weights are then packed once for all of them.
     /// `rowStrips: false` runs every step whole, one after another (to compare with).
     package init(graph original: GraphDescription, kernelPath path: KernelPath = .default,
-                 sharing shared: PackedWeights? = nil, rowStrips: Bool = true) throws {
+                 sharing shared: PackedWeights? = nil, arena sharedArena: SharedArena? = nil,
+                 rowStrips: Bool = true) throws {
         let weights = shared ?? PackedWeights()
         self.weights = weights
         kernelPath = path
@@ -148,21 +157,52 @@ package final class NeuralNetwork {
             }
         }
 
-        // Memory plan over the activation tensors (everything that is not a constant).
-        var planned: [Int] = []
-        var requests: [ArenaPlanner.Request] = []
+        // The chains' inner tensors that nothing else reads: `run()` keeps them in rings of rows
+        // (below), so only whole-step runs need them whole.
+        var readers = [Int](repeating: 0, count: tensors.count)
+        for operation in operations { for index in operation.inputs where index >= 0 { readers[index] += 1 } }
+        var ringRows: [Int: Int] = [:]
+        for chain in chains {
+            for (k, rows) in RowStripPlanner.ringRows(chain.rows).enumerated() where rows > 0 {
+                let tensor = operations[chain.steps.lowerBound + k].outputs[0]
+                guard readers[tensor] == 1, !graph.outputs.contains(tensor), let shape = shapes[tensor], shape.count == 4,
+                      rows < shape[1] else { continue }
+                ringRows[tensor] = rows
+            }
+        }
+
+        // Memory plans over the activation tensors (everything that is not a constant): one arena
+        // for what `run()` writes, another for the ringed tensors whole (CenterFace at 640 x 384:
+        // 6 and 27 MB instead of 33 MB together, of which a run touched all).
+        var planned: [Int] = [], ringed: [Int] = []
+        var requests: [ArenaPlanner.Request] = [], ringedRequests: [ArenaPlanner.Request] = []
         for index in tensors.indices where tensors[index].constant == nil {
             guard let shape = shapes[index], producer[index] >= 0 || graph.inputs.contains(index) else { continue }
             let first = graph.inputs.contains(index) ? 0 : producer[index]
-            requests.append(.init(size: shape.reduce(1, *), first: first, last: max(first, lastUse[index])))
-            planned.append(index)
+            let request = ArenaPlanner.Request(size: shape.reduce(1, *), first: first, last: max(first, lastUse[index]))
+            if ringRows[index] != nil {
+                ringedRequests.append(request)
+                ringed.append(index)
+            } else {
+                requests.append(request)
+                planned.append(index)
+            }
         }
         let plan = ArenaPlanner.plan(requests)
+        let ringedPlan = ArenaPlanner.plan(ringedRequests)
         let storage = FloatStorage()
         // The arena is the network's largest buffer: its failure is an error like any other.
-        let arena = try storage.allocateOrThrow(plan.size)
+        let arenaBlock = try sharedArena?.block(floats: plan.size) ?? ArenaBlock(floats: plan.size)
+        let ringedBlock = ringed.isEmpty ? nil
+            : try sharedArena?.ringedBlock(floats: ringedPlan.size) ?? ArenaBlock(floats: ringedPlan.size, countedWhenUsed: true)
+        self.arenaBlock = arenaBlock
+        self.ringedBlock = ringedBlock
+        let arena = arenaBlock.start
         var pointers = [UnsafeMutablePointer<Float>?](repeating: nil, count: tensors.count)
         for (slot, index) in planned.enumerated() { pointers[index] = arena + plan.offsets[slot] }
+        if let ringedBlock {
+            for (slot, index) in ringed.enumerated() { pointers[index] = ringedBlock.start + ringedPlan.offsets[slot] }
+        }
         // Constants are copied into the storage only for kernels that read them in place (an ADD's
         // second operand, say): weights that kernels pack are not copied twice.
         var constantCopies: [Int: UnsafeMutablePointer<Float>] = [:]
@@ -200,17 +240,16 @@ package final class NeuralNetwork {
             }
         }
         // Rings for the chains' inner tensors that nothing else reads.
-        var readers = [Int](repeating: 0, count: tensors.count)
-        for operation in operations { for index in operation.inputs where index >= 0 { readers[index] += 1 } }
         var chainSteps: [[NetworkStep]] = []
         var ringedTensorCount = 0
         for chain in chains {
             var variant = Array(steps[chain.steps])
-            for (k, rows) in RowStripPlanner.ringRows(chain.rows).enumerated() where rows > 0 {
-                let tensor = operations[chain.steps.lowerBound + k].outputs[0]
-                guard readers[tensor] == 1, !graph.outputs.contains(tensor), let shape = shapes[tensor], shape.count == 4,
-                      rows < shape[1] else { continue }
+            for step in chain.steps {
+                // Never the chain's last step: its output is read after the chain.
+                let tensor = operations[step].outputs[0]
+                guard let rows = ringRows[tensor], let shape = shapes[tensor] else { continue }
                 let ring = storage.allocate(rows * shape[2] * shape[3] + 64)
+                let k = step - chain.steps.lowerBound
                 guard let writer = variant[k].writingRing(ring, rows: rows),
                       let reader = variant[k + 1].readingRing(UnsafePointer(ring), rows: rows) else { continue }
                 variant[k] = writer
@@ -219,6 +258,8 @@ package final class NeuralNetwork {
             }
             chainSteps.append(variant)
         }
+        // A tensor whose kernels cannot use a ring is written whole by `run()` too.
+        if ringedTensorCount < ringRows.count { ringedBlock?.markUsed() }
         self.chainSteps = chainSteps
         self.ringedTensorCount = ringedTensorCount
         self.storage = storage
@@ -226,6 +267,7 @@ package final class NeuralNetwork {
         self.chains = chains
         self.stepWork = stepWork
         arenaFloatCount = plan.size
+        ringedFloatCount = ringedPlan.size
         unplannedFloatCount = requests.reduce(0) { $0 + $1.size }
         inputShapes = graph.inputs.map { shapes[$0] ?? [] }
         outputShapes = graph.outputs.map { shapes[$0] ?? [] }
@@ -264,8 +306,11 @@ package final class NeuralNetwork {
         return UnsafeBufferPointer(rebasing: whole[image * share..<(image + 1) * share])
     }
 
-    /// The prepared steps, for `profileKernels`.
-    var stepsForProfiling: [NetworkStep] { steps }
+    /// The prepared steps, for `profileKernels` (which runs them whole, ringed tensors too).
+    var stepsForProfiling: [NetworkStep] {
+        ringedBlock?.markUsed()
+        return steps
+    }
 
     /// Runs every operation once on the current inputs.
     package func run() {
@@ -317,6 +362,7 @@ package final class NeuralNetwork {
     /// each writes a fixed share of a step's output, so results are identical to `run()`.
     package func run(threads: Int) {
         guard threads > 1 else { return run() }
+        ringedBlock?.markUsed()
         if pool == nil || poolThreads != threads {
             if let pool { nk_pool_destroy(pool) }
             pool = nk_pool_create(Int32(threads - 1))

@@ -228,6 +228,9 @@ public struct FaceTrackJob: Sendable {
         let total = reader.estimatedFrameCount
         if let progress { builder.progress = { progress(JobProgress(frames: $0, estimatedTotal: total)) } }
         var pipeline = try builder.build()
+        // The identity stage's network holds the embedding model's weights packed now: the model
+        // as read (22 MB of dlib weights) goes before the frames come.
+        builder.identity = nil
         var (summary, tracks) = try pipeline.run()
         do {
             for output in outputs { try output.finish() }

@@ -79,11 +79,17 @@ struct FrameJob: Sendable {
 
     /// Returns the pictures to the pool once the frame is done.
     mutating func recycle(into pool: ImagePool) {
+        releasePictures(into: pool)
+        output = nil
+    }
+
+    /// Returns the BGRA pictures to the pool early, when no stage before the encoder needs them
+    /// (held in the look-ahead window, they cost 3.7 MB a 720p frame); `uprightImage` converts again.
+    mutating func releasePictures(into pool: ImagePool) {
         if let stored { pool.release(stored) }
         if let upright, upright !== stored { pool.release(upright) }
         stored = nil
         upright = nil
-        output = nil
     }
 }
 

@@ -112,6 +112,20 @@ public struct RunStatistics: Sendable, Equatable, Codable {
         public var cpuSeconds: Double
     }
 
+    /// What the run held, part by part, from its own counters (`MemoryPart`); the codec's buffers,
+    /// the libraries and the allocator's slack are the peak less these. `nil` when not counted.
+    public var memory: [MemoryPart]?
+
+    /// One part of what a run holds.
+    public struct MemoryPart: Sendable, Equatable, Codable {
+        /// What holds the memory: "frames in flight", "BGRA pictures", "network arenas", ...
+        public var name: String
+        /// Bytes at the part's peak.
+        public var bytes: Int
+        /// How the bytes come about (e.g. "40 frames x 1.32 MiB: ...").
+        public var detail: String
+    }
+
     /// A short table: one line per stage with its CPU seconds and share, frames per second and
     /// peak memory on the first line.
     public func table(frames: Int, seconds: Double) -> String {
@@ -123,6 +137,14 @@ public struct RunStatistics: Sendable, Equatable, Codable {
             let name = stage.name.padding(toLength: 14, withPad: " ", startingAt: 0)
             lines.append("  " + name + String(format: " %8.2f s %6.1f%%", stage.cpuSeconds, 100 * stage.cpuSeconds / total))
             if stage.name == RunStage.detect.name { lines += passLines(detectSeconds: stage.cpuSeconds) }
+        }
+        if let memory {
+            lines.append(String(format: "memory: peak %.0f MiB", Double(peakMemoryBytes) / 1_048_576))
+            for part in memory + [MemoryPart(name: "codecs, libraries, rest", bytes: max(0, peakMemoryBytes - memory.reduce(0) { $0 + $1.bytes }),
+                                             detail: "the peak less the parts above")] {
+                let name = part.name.padding(toLength: 24, withPad: " ", startingAt: 0)
+                lines.append("  " + name + String(format: " %7.1f MiB  ", Double(part.bytes) / 1_048_576) + part.detail)
+            }
         }
         return lines.joined(separator: "\n")
     }

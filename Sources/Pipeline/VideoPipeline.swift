@@ -54,6 +54,7 @@ struct PipelineBuilder {
     /// The stages, wired back to front.
     func build() throws -> VideoPipeline {
         let job = self.job
+        NetworkBytes.resetPeaks()
         let fps = input.framesPerSecond ?? VideoTiming.assumedFramesPerSecond
         let adaptive = geometry != nil && job.detection.mode == .adaptive
         // The look-ahead window: long enough to confirm a track from its first detection (or to
@@ -138,7 +139,8 @@ struct PipelineBuilder {
         let analysis = AnalysisStage(lanes: lanes, every: job.detection.detectEvery,
                                      filter: DetectionFilter(maxFaces: job.detection.maxFaces), pool: pool, state: state,
                                      clock: clock, phase: phase, next: { job in tracking.async { $0.accept(job) } })
-        return VideoPipeline(input: input, state: state, clock: clock, inFlight: inFlight, lanes: lanes, planner: planner,
+        return VideoPipeline(input: input, state: state, clock: clock, inFlight: inFlight, window: lookahead, pool: pool,
+                             lanes: lanes, planner: planner,
                              crops: crops, analysis: analysis, tracking: tracking, encode: encode, finish: finish,
                              detectEvery: max(1, job.detection.detectEvery), detectPhase: phase)
     }
@@ -160,6 +162,10 @@ struct VideoPipeline {
     let state: RunState
     let clock: StageClock
     let inFlight: InFlightLimit
+    /// Frames the look-ahead window holds (`--stats`).
+    let window: Int
+    /// The run's BGRA pictures (`--stats`).
+    let pool: ImagePool
     let lanes: LanePool<Lane>
     /// Used on the caller's thread only, in frame order.
     var planner: DetectionPlanner?
@@ -182,6 +188,7 @@ struct VideoPipeline {
         let usageBefore = ProcessUsage.now()
         // Frames wait a third of a second on the reader's thread for their shot-boundary verdict.
         var shots = ShotMarker(framesPerSecond: input.framesPerSecond)
+        var frameBytes = 0
         do {
             // A stop still takes the frames the decoder holds; a failure does not.
             while !state.isFailed {
@@ -189,6 +196,7 @@ struct VideoPipeline {
                 guard let item = try clock.time(.decode, { try input.next() }) else { break }
                 switch item {
                 case .frame(let decoded):
+                    frameBytes = max(frameBytes, decoded.frame.pictureBytes)
                     inFlight.admit()
                     clock.time(.detect) { shots.add(FrameJob(decoded)) { start($0) } }
                 case .audio(let packet):
@@ -235,7 +243,28 @@ struct VideoPipeline {
         summary.interrupted = state.stopRequested
         summary.seconds = Date().timeIntervalSince(started)
         summary.statistics = clock.statistics(since: usageBefore, counts: summary.detectionPasses)
+        summary.statistics?.memory = memory(frameBytes: frameBytes, shotFrames: shots.lookahead)
         return (summary, tracks)
+    }
+
+    /// What the run held at its peaks, from its own counters: decoded frames in flight (the most
+    /// admitted at once, by where they wait), the BGRA pictures made, the networks' arenas and the
+    /// rest of their memory.
+    private func memory(frameBytes: Int, shotFrames: Int) -> [RunStatistics.MemoryPart] {
+        let peak = inFlight.peak
+        let window = min(self.window, peak), shots = min(shotFrames, peak - window)
+        let mib = Double(frameBytes) / 1_048_576
+        let pictures = pool.allocated
+        let arenas = NetworkBytes.arenaPeak
+        return [
+            .init(name: "frames in flight", bytes: peak * frameBytes,
+                  detail: String(format: "%d frames x %.2f MiB: look-ahead window %d, shot marker %d, lanes and queues %d (limit %d)",
+                                 peak, mib, window, shots, peak - window - shots, inFlight.limit)),
+            .init(name: "BGRA pictures", bytes: pictures.bytes, detail: "\(pictures.count) made (detector inputs, crops, converted frames)"),
+            .init(name: "network arenas", bytes: arenas, detail: "activations, one arena per detector or model (tensors kept in rings apart)"),
+            .init(name: "network weights, tables", bytes: max(0, NetworkBytes.totalPeak - arenas),
+                  detail: "packed weights (CenterFace's shared by the lanes; the identity model's), constants, rings of rows"),
+        ]
     }
 
     /// Plans a frame on the reader's thread and starts its analysis: at once, or (adaptive) its

@@ -65,6 +65,32 @@ final class StatsOptionTests: XCTestCase {
         XCTAssertGreaterThan(lookBack, 0)
     }
 
+    /// The memory breakdown after the stages: CenterFace's arenas and weights counted, frames in
+    /// flight x the 320x240 YUV 4:2:0 frame (115200 bytes), and the parts below the process's peak.
+    func testProcessPrintsWhereTheMemoryGoes() throws {
+        let folder = try TemporaryFolder()
+        let clip = folder.file("clip.mp4"), out = folder.file("out.mp4")
+        try Clips.pattern(clip, seconds: 1, rate: 25)
+        let result = try Tools.run(Tools.facetrack, ["process", clip, "-o", out, "--stats", "--quiet"])
+        XCTAssertEqual(result.status, 0, result.stderr)
+        let lines = result.stderr.split(separator: "\n").map { $0.trimmingCharacters(in: .whitespaces) }
+        func mib(_ name: String) throws -> Double {
+            let line = try XCTUnwrap(lines.first { $0.hasPrefix(name + " ") }, "\(name) in\n\(result.stderr)")
+            let fields = line.dropFirst(name.count).split(separator: " ")
+            return try XCTUnwrap(Double(fields[0]), line)
+        }
+        let peak = try XCTUnwrap(Double(try XCTUnwrap(lines.first { $0.hasPrefix("memory: peak ") }, result.stderr)
+            .split(separator: " ")[2]))
+        let frameLine = try XCTUnwrap(lines.first { $0.hasPrefix("frames in flight ") })
+        let held = try XCTUnwrap(Int(frameLine.split(separator: "MiB")[1].split(separator: " ")[0]), frameLine)
+        XCTAssertEqual(try mib("frames in flight"), Double(held * 115_200) / 1_048_576, accuracy: 0.05, frameLine)
+        XCTAssertGreaterThan(try mib("network arenas"), 1, "CenterFace's activations")
+        XCTAssertGreaterThan(try mib("network weights, tables"), 5, "CenterFace's 7 MB of weights, packed once")
+        let parts = try ["frames in flight", "BGRA pictures", "network arenas", "network weights, tables"].map(mib)
+        XCTAssertLessThan(parts.reduce(0, +), peak)
+        XCTAssertEqual(try mib("codecs, libraries, rest") + parts.reduce(0, +), peak, accuracy: 0.5)
+    }
+
     func testBatchResultsCarryStatsPerFile() throws {
         let folder = try TemporaryFolder()
         let inputs = folder.file("in")

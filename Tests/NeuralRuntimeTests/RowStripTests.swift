@@ -58,6 +58,54 @@ final class RowStripTests: XCTestCase {
         }
     }
 
+    /// The tensors `run()` keeps in rings are planned whole in a second block that only whole-step
+    /// runs write (its pages stay untouched, uncounted, until one does); the arena `run()` writes
+    /// is the smaller for it, and all three ways give the same outputs.
+    func testRingedTensorsLiveInABlockOnlyWholeStepRunsWrite() throws {
+        let graph = twoBlocks()
+        let strips = try NeuralNetwork(graph: graph), whole = try NeuralNetwork(graph: graph, rowStrips: false)
+        let ringed = try XCTUnwrap(strips.ringedBlock)
+        XCTAssertNil(whole.ringedBlock)
+        // The second expansion (46 x 64 x 144) and both depthwise outputs are out of the arena.
+        XCTAssertGreaterThanOrEqual(strips.ringedFloatCount, 96 * 64 * 48 + 96 * 64 * 144)
+        XCTAssertLessThan(strips.arenaFloatCount, whole.arenaFloatCount)
+        ringed.start.update(repeating: .nan, count: ringed.floatCount)
+        let input = TestSupport.values(194 * 130 * 16, seed: 7, scale: 1)
+        let counted = NetworkMemory.arenas.live
+        for network in [strips, whole] {
+            _ = network.input(0).update(from: input)
+            network.run()
+        }
+        XCTAssertTrue((0..<ringed.floatCount).allSatisfy { ringed.start[$0].isNaN }, "run() never writes the ringed block")
+        XCTAssertEqual(NetworkMemory.arenas.live, counted, "nor counts it")
+        let fromStrips = (0..<2).map { Array(strips.output($0)) }
+        _ = strips.input(0).update(from: input)  // the arena reuses the input's memory
+        strips.run(threads: 2)
+        XCTAssertEqual(NetworkMemory.arenas.live, counted + ringed.floatCount * MemoryLayout<Float>.size)
+        XCTAssertFalse((0..<ringed.floatCount).allSatisfy { ringed.start[$0].isNaN })
+        for index in 0..<2 {
+            XCTAssertTrue(fromStrips[index] == Array(whole.output(index)), "output \(index), strips")
+            XCTAssertTrue(Array(strips.output(index)) == Array(whole.output(index)), "output \(index), threads")
+        }
+    }
+
+    /// Depthwise weights are packed once per step for every size planned with the same weights.
+    func testDepthwiseWeightsArePackedOncePerStepForEverySize() throws {
+        var graph = twoBlocks()
+        let shared = PackedWeights()
+        let first = try NeuralNetwork(graph: graph, sharing: shared)
+        graph.tensors[0].shape = [1, 98, 66, 16]
+        let second = try NeuralNetwork(graph: graph, sharing: shared)
+        func depthwisePacks(_ network: NeuralNetwork) -> [UnsafePointer<Float>] {
+            network.stepsForProfiling.compactMap { step in
+                if case let .depthwise(kernel) = step { return kernel.packedC?.weights }
+                return nil
+            }
+        }
+        XCTAssertEqual(depthwisePacks(first).count, 2)
+        XCTAssertEqual(depthwisePacks(first), depthwisePacks(second))
+    }
+
     func testSmallTensorsAndLargeWeightsRunWhole() throws {
         var graph = twoBlocks()
         graph.tensors[0].shape = [1, 34, 30, 16]

@@ -74,6 +74,27 @@ final class VideoPipelineTests: XCTestCase {
         XCTAssertEqual(xs.map(String.init), (0..<30).map { "\($0).00" }, "each row's box comes from its own frame")
     }
 
+    /// `--stats`' memory parts come from the run's counters: the ramp's frames are 64x48 BGR0
+    /// (12288 bytes), the frames in flight never pass the limit, and the parts fit in the peak.
+    func testMemoryPartsCountTheFramesInFlightAndFitInThePeak() throws {
+        let folder = try TemporaryFolder()
+        let summary = try runPipeline(rampJob(try makeRamp(folder), threads: 2), detector: { FrameNumberDetector() })
+        let statistics = try XCTUnwrap(summary.statistics)
+        let parts = try XCTUnwrap(statistics.memory)
+        let frames = try XCTUnwrap(parts.first { $0.name == "frames in flight" })
+        let held = try XCTUnwrap(Int(frames.detail.prefix { $0 != " " }), frames.detail)
+        XCTAssertGreaterThan(held, 1, "lanes and the look-ahead hold several frames at once: \(frames.detail)")
+        XCTAssertLessThanOrEqual(held, 30)
+        XCTAssertEqual(frames.bytes, held * 64 * 48 * 4, frames.detail)
+        let limit = try XCTUnwrap(Int(frames.detail.split(separator: "limit ").last?.dropLast() ?? ""), frames.detail)
+        XCTAssertLessThanOrEqual(held, limit)
+        let pictures = try XCTUnwrap(parts.first { $0.name == "BGRA pictures" })
+        XCTAssertGreaterThanOrEqual(pictures.bytes, 64 * 48 * 4, "the test detector sees whole BGRA frames")
+        XCTAssertEqual(pictures.bytes % (64 * 48 * 4), 0, "only whole frames of the ramp are made")
+        XCTAssertLessThan(parts.reduce(0) { $0 + $1.bytes }, statistics.peakMemoryBytes)
+        XCTAssertTrue(statistics.table(frames: 30, seconds: 1).contains("memory: peak"))
+    }
+
     func testDetectEveryRunsTheDetectorOnEveryNthFrame() throws {
         let folder = try TemporaryFolder()
         let csv = folder.file("tracks.csv")

@@ -50,9 +50,9 @@ package final class CenterFaceDetector: FaceDetector {
         self.minFaceSize = minFaceSize
         self.threads = max(1, threads)
         do {
-            model = try ResizableNetwork(graph: try ONNXReader.graph(contentsOf: modelPath))
+            model = try ResizableNetwork(model: try LoadedModel.load(path: modelPath) { try ONNXReader.graph(contentsOf: $0) })
             // Plan once now so a graph that cannot run fails here, not on the first frame.
-            let probe = try model.network(height: 32, width: 32)
+            let probe = try model.probe(height: 32, width: 32)
             guard probe.inputShapes == [[1, 32, 32, 3]],
                   probe.outputShapes == [[1, 8, 8, 1], [1, 8, 8, 2], [1, 8, 8, 2], [1, 8, 8, 10]] else {
                 throw ModelError.damaged(path: modelPath, reason: "not the CenterFace model: input "

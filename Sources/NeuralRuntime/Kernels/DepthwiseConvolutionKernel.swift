@@ -20,10 +20,13 @@ struct DepthwiseConvolutionKernel {
     private(set) var packedC: (shape: nk_depthwise, weights: UnsafePointer<Float>)?
     let path: KernelPath
 
-    /// Packs `filter` ([1][KH][KW][C*multiplier]) and `biasValues` into `storage`.
+    /// Packs `filter` ([1][KH][KW][C*multiplier]) and `biasValues` once per step into `shared`
+    /// (packing depends on neither the input's size nor the batch, so networks of one graph
+    /// planned for other sizes share them); the zero row, which depends on the width, goes in `storage`.
     init(input: UnsafePointer<Float>, output: UnsafeMutablePointer<Float>, inputShape: [Int], outputShape: [Int],
          filter: [Float], filterShape: [Int], biasValues: [Float]?, multiplier: Int,
-         parameters: ConvolutionParameters, storage: FloatStorage, path: KernelPath) {
+         parameters: ConvolutionParameters, storage: FloatStorage, weights shared: PackedWeights, step: Int,
+         path: KernelPath) {
         self.input = input
         self.output = output
         batch = inputShape[0]; inH = inputShape[1]; inW = inputShape[2]; inC = inputShape[3]
@@ -31,39 +34,46 @@ struct DepthwiseConvolutionKernel {
         kernelH = filterShape[1]; kernelW = filterShape[2]
         self.multiplier = multiplier
         paddedOut = (outC + 7) / 8 * 8
-        let packed = storage.allocate(kernelH * kernelW * paddedOut)
-        for tap in 0..<(kernelH * kernelW) {
-            for c in 0..<outC { packed[tap * paddedOut + c] = filter[tap * outC + c] }
-        }
-        weights = UnsafePointer(packed)
-        bias = storage.paddedCopy(biasValues, count: outC, paddedCount: paddedOut)
         self.parameters = parameters
         clamp = ClampRange(parameters.activation)
         zeroRow = UnsafePointer(storage.allocate(inW * inC + 64))
         self.path = path
-        if multiplier == 1 {
-            var shape = nk_depthwise()
-            (shape.batch, shape.in_h, shape.in_w, shape.in_c) = (Int32(batch), Int32(inH), Int32(inW), Int32(inC))
-            (shape.out_h, shape.out_w, shape.out_c) = (Int32(outH), Int32(outW), Int32(outC))
-            (shape.kernel_h, shape.kernel_w) = (Int32(kernelH), Int32(kernelW))
-            (shape.stride_h, shape.stride_w) = (Int32(parameters.strideH), Int32(parameters.strideW))
-            (shape.dilation_h, shape.dilation_w) = (Int32(parameters.dilationH), Int32(parameters.dilationW))
-            (shape.pad_top, shape.pad_left) = (Int32(parameters.padding.top), Int32(parameters.padding.left))
-            (shape.lower, shape.upper) = (clamp.lower, clamp.upper)
-            let packedWeights = storage.allocate(nk_depthwise_packed_count(path.isa, &shape))
-            filter.withUnsafeBufferPointer { filter in
-                if let bias = biasValues {
-                    bias.withUnsafeBufferPointer {
-                        nk_depthwise_pack(path.isa, &shape, filter.baseAddress, $0.baseAddress, packedWeights)
+        var shape = nk_depthwise()
+        (shape.batch, shape.in_h, shape.in_w, shape.in_c) = (Int32(batch), Int32(inH), Int32(inW), Int32(inC))
+        (shape.out_h, shape.out_w, shape.out_c) = (Int32(outH), Int32(outW), Int32(outC))
+        (shape.kernel_h, shape.kernel_w) = (Int32(kernelH), Int32(kernelW))
+        (shape.stride_h, shape.stride_w) = (Int32(parameters.strideH), Int32(parameters.strideW))
+        (shape.dilation_h, shape.dilation_w) = (Int32(parameters.dilationH), Int32(parameters.dilationW))
+        (shape.pad_top, shape.pad_left) = (Int32(parameters.padding.top), Int32(parameters.padding.left))
+        (shape.lower, shape.upper) = (clamp.lower, clamp.upper)
+        // One buffer per step: the C kernel's packed bias + weights (multiplier 1), then the
+        // general loop's weights [KH*KW][paddedOut] and bias, each part 64-byte aligned.
+        func aligned(_ count: Int) -> Int { (count + 15) / 16 * 16 }
+        let cCount = multiplier == 1 ? aligned(nk_depthwise_packed_count(path.isa, &shape)) : 0
+        let taps = kernelH * kernelW, outC = outC, paddedOut = paddedOut
+        let generalCount = aligned(taps * paddedOut)
+        let packed = shared.weights(step: step, count: cCount + generalCount + paddedOut) { [shape] buffer in
+            if cCount > 0 {
+                withUnsafePointer(to: shape) { shape in
+                    filter.withUnsafeBufferPointer { filter in
+                        if let bias = biasValues {
+                            bias.withUnsafeBufferPointer { nk_depthwise_pack(path.isa, shape, filter.baseAddress, $0.baseAddress, buffer) }
+                        } else {
+                            nk_depthwise_pack(path.isa, shape, filter.baseAddress, nil, buffer)
+                        }
                     }
-                } else {
-                    nk_depthwise_pack(path.isa, &shape, filter.baseAddress, nil, packedWeights)
                 }
             }
-            packedC = (shape, UnsafePointer(packedWeights))
-        } else {
-            packedC = nil
+            // The buffer comes zeroed: padding stays 0.
+            let general = buffer + cCount, bias = general + generalCount
+            for tap in 0..<taps {
+                for c in 0..<outC { general[tap * paddedOut + c] = filter[tap * outC + c] }
+            }
+            if let biasValues { for c in 0..<min(outC, biasValues.count) { bias[c] = biasValues[c] } }
         }
+        weights = packed + cCount
+        bias = packed + cCount + generalCount
+        packedC = multiplier == 1 ? (shape, packed) : nil
     }
 
     /// This convolution reading its input from a ring of `rows` rows at `input` (batch 1; the C

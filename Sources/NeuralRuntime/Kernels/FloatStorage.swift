@@ -12,6 +12,13 @@ import Darwin
 final class FloatStorage {
     /// What `calloc` returned, for `free`; the buffers handed out start at the next 64-byte boundary.
     private var blocks: [UnsafeMutableRawPointer] = []
+    /// Bytes allocated, counted in `NetworkMemory.all` unless the owner counts them (`counted: false`).
+    private(set) var bytes = 0
+    private let counted: Bool
+
+    init(counted: Bool = true) {
+        self.counted = counted
+    }
 
     /// A zeroed buffer of `count` floats (at least one), 64-byte aligned. From `calloc`: a large
     /// buffer comes as fresh zero pages that are only touched when used (a network planned for
@@ -34,6 +41,8 @@ final class FloatStorage {
             throw NeuralRuntimeError.outOfMemory(bytes: overflow ? Int.max : floats + 64)
         }
         blocks.append(raw)
+        bytes += floats + 64
+        if counted { NetworkMemory.all.add(floats + 64) }
         let aligned = (Int(bitPattern: raw) + 63) & ~63
         return UnsafeMutablePointer<Float>(bitPattern: aligned)!
     }
@@ -60,5 +69,6 @@ final class FloatStorage {
 
     deinit {
         for block in blocks { free(block) }
+        if counted { NetworkMemory.all.add(-bytes) }
     }
 }

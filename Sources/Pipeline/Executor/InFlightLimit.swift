@@ -1,4 +1,5 @@
 import Dispatch
+import Synchronization
 
 /// Bounds the items between the first stage and the last, so memory stays flat however long the
 /// input: `admit()` before an item enters (waits while `limit` are in), `release()` when it has
@@ -8,6 +9,10 @@ final class InFlightLimit: Sendable {
     let limit: Int
     private let slots: DispatchSemaphore
     private let group = DispatchGroup()
+    private let count = Mutex<(now: Int, peak: Int)>((0, 0))
+
+    /// The most items that were in flight at once so far (`--stats`).
+    var peak: Int { count.withLock { $0.peak } }
 
     init(_ limit: Int) {
         self.limit = max(1, limit)
@@ -18,10 +23,15 @@ final class InFlightLimit: Sendable {
     func admit() {
         slots.wait()
         group.enter()
+        count.withLock { count in
+            count.now += 1
+            count.peak = max(count.peak, count.now)
+        }
     }
 
     /// Gives a slot back.
     func release() {
+        count.withLock { $0.now -= 1 }
         slots.signal()
         group.leave()
     }

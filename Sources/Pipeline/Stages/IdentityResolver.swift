@@ -91,6 +91,8 @@ final class IdentityResolver {
                 collect(sample, of: serial)
             }
         }
+        // The frame waits in the look-ahead window next: its picture goes back to the pool now.
+        if image != nil { job.releasePictures(into: pool) }
     }
 
     /// Gives the rows of frame `frame` leaving the window (at `time`) their published identities.
