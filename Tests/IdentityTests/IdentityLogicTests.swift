@@ -246,11 +246,11 @@ final class IdentityLogicTests: XCTestCase {
     }
 
     /// Rows leave the look-ahead window half a second and more after their frame. A doubt raised by
-    /// samples taken later (a dissolve begins, another face under the box) unnames the rows from its
-    /// first far sample on, not the rows before it; on main every row that left after the doubt lost
-    /// its name (the report half's p10 and p34: 42 frames). After a split the new face's name holds
-    /// from the split on; a first name from the track's start.
-    func testADoubtUnnamesOnlyTheRowsFromItsFirstFarSampleOn() {
+    /// samples taken later (a dissolve begins, another face under the box) unnames the rows from
+    /// when it began (`ReidentificationIndex.doubtSince`), not the rows before; on main every row
+    /// that left after the doubt lost its name (the report half's p10 and p34: 42 frames). After a
+    /// split the new face's name holds from the split on; a first name from the track's start.
+    func testADoubtUnnamesOnlyTheRowsFromItsStartOn() {
         var names = TrackNames()
         names.update(match: nil, doubtSince: nil, identitySince: -.infinity, time: 0.1)
         XCTAssertNil(names.name(at: 0), "one sample names no one")
