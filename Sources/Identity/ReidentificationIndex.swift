@@ -92,6 +92,8 @@ package struct ReidentificationIndex {
         var lastSample: Double?
         /// Samples this track added itself (a continuation merges an earlier identity's too).
         var ownSamples = 0
+        /// The time of the latest sample that joined the gallery (agreed with it).
+        var lastAgreed: Double?
     }
 
     private struct EndedIdentity {
@@ -123,6 +125,14 @@ package struct ReidentificationIndex {
     /// else under the same box after a boundary the detector missed) and no split has settled it
     /// yet: what the gallery says about the face now is in doubt, so it names no one.
     package func isInDoubt(track: Int) -> Bool { !(live[track]?.outliers.isEmpty ?? true) }
+
+    /// From when what `track`'s gallery says is in doubt: just after its latest sample that agreed
+    /// with the gallery (the face may have changed anywhere between that one and the first far one,
+    /// which can be half a second apart); nil while it is in none.
+    package func doubtSince(track: Int) -> Double? {
+        guard let state = live[track], let first = state.outliers.first?.time else { return nil }
+        return min(first, state.lastAgreed.map(\.nextUp) ?? first)
+    }
 
     /// Whether an embedding of `track`'s face at `time` would help: the track has none yet, or
     /// its last is `sampleSpacing` old and it has not added a gallery's worth itself, it is
@@ -163,6 +173,7 @@ package struct ReidentificationIndex {
               distance >= settings.threshold else {
             state.gallery.add(sample)
             state.ownSamples += 1
+            state.lastAgreed = time
             state.outliers.removeAll()
             state.lastConsistent = time
             live[track] = state
@@ -180,6 +191,7 @@ package struct ReidentificationIndex {
             state.gallery.removeSamples(below: settings.splitQuality)
             state.gallery.add(sample)
             state.ownSamples += 1
+            state.lastAgreed = time
             state.outliers.removeAll()
             state.lastConsistent = time
             live[track] = state

@@ -88,6 +88,10 @@ package struct IdentityLedger {
     /// The latest identity of `serial` (nil before it is decided).
     package func latestIdentity(of serial: Int) -> Int? { identities[serial]?.last?.identity }
 
+    /// From when `serial` carries its latest identity (a split's first sample of the new face;
+    /// nil before it is decided, -infinity from its start).
+    package func latestIdentitySince(of serial: Int) -> Double? { identities[serial]?.last?.since }
+
     /// A detected face of `serial` at `time`, with its embedding when one was computed; a split
     /// (the face turned into someone else's) gives a decided track a new identity from then on.
     package mutating func observe(_ serial: Int, sample: FaceSample?, time: Double) {

@@ -64,4 +64,38 @@ final class ShotRuleTests: XCTestCase {
         XCTAssertEqual(after.count, 1, "\(after)")
         XCTAssertTrue(before.isDisjoint(with: after), "the ID of one person went on to the next: \(before) \(after)")
     }
+
+    /// A small face (110 px photo) on a busy moving background turns into another person's for
+    /// 1.2 s (frames 60 to 89) and back, within one shot (the background hides the change from the
+    /// cut detector), with a still of each person known. Each row takes the name its face had at
+    /// its own frame, as far as the samples tell: the doubt raised by the first far sample holds
+    /// from just after the last agreeing one (frame 50: samples are half a second apart), a split's
+    /// new name from its first sample on. Main unnamed Hopper's frames from 45 on (the doubt reached
+    /// back over all the rows still in the look-ahead), named the astronaut on 13 of her 30 frames
+    /// and named her last frames Hopper (the split back held only for rows leaving after it).
+    func testEachRowIsNamedAsItsFaceWasAtItsFrame() throws {
+        let folder = try TemporaryFolder()
+        let clip = folder.file("swap.mp4"), known = folder.file("known")
+        try Tools.ffmpeg(["-f", "lavfi", "-i", "testsrc2=s=640x360:r=25:d=5",
+                          "-loop", "1", "-t", "5", "-i", Self.fixtures + "/photo_hopper_1.jpg",
+                          "-loop", "1", "-t", "5", "-i", Self.fixtures + "/photo_astronaut_1.jpg", "-filter_complex",
+                          "[1:v]scale=-2:110,setsar=1[a];[2:v]scale=-2:110,setsar=1[b];[0:v][a]overlay=x=(W-w)/2:y=120[p];"
+                          + "[p][b]overlay=x=(W-w)/2:y=120:enable='between(n,60,89)',format=yuv420p[v]",
+                          "-map", "[v]", "-t", "5", "-c:v", "libx264", "-crf", "18", clip])
+        try FileManager.default.createDirectory(atPath: known, withIntermediateDirectories: true)
+        try FileManager.default.copyItem(atPath: Self.fixtures + "/photo_hopper_2.jpg", toPath: known + "/hopper.jpg")
+        try FileManager.default.copyItem(atPath: Self.fixtures + "/photo_astronaut_2.jpg", toPath: known + "/astronaut.jpg")
+        let rows = try process(clip, ["--known", known])
+        var names: [Int: Set<String>] = [:]
+        for row in rows {
+            guard let frame = Int(row["frame"] ?? "") else { continue }
+            names[frame, default: []].insert(row["person"] ?? "")
+        }
+        for frame in 0...50 { XCTAssertEqual(names[frame], ["hopper"], "frame \(frame)") }
+        for frame in 51..<60 { XCTAssertFalse(names[frame]?.contains("astronaut") ?? false, "frame \(frame) shows Hopper") }
+        for frame in 60..<90 { XCTAssertFalse(names[frame]?.contains("hopper") ?? false, "frame \(frame) shows the astronaut") }
+        let astronaut = (66..<90).filter { names[$0] == ["astronaut"] }.count
+        XCTAssertGreaterThanOrEqual(astronaut, 20, "the astronaut is named from the split on")
+        for frame in 95..<125 { XCTAssertEqual(names[frame], ["hopper"], "frame \(frame)") }
+    }
 }

@@ -235,12 +235,42 @@ final class IdentityLogicTests: XCTestCase {
         show(a, as: 1, from: 0, in: &index)
         _ = index.confirm(track: 1, time: 0.5)
         XCTAssertFalse(index.isInDoubt(track: 1))
+        XCTAssertNil(index.doubtSince(track: 1))
         _ = index.observe(track: 1, sample: faces.picture(of: b), time: 1)
         XCTAssertTrue(index.isInDoubt(track: 1))
+        XCTAssertEqual(index.doubtSince(track: 1), 0.4.nextUp, "from just after the last agreeing sample (0.4)")
         _ = index.observe(track: 1, sample: faces.picture(of: a), time: 1.1)
         XCTAssertFalse(index.isInDoubt(track: 1))
         _ = index.observe(track: 1, sample: faces.picture(of: b, quality: 0.05), time: 1.2)
         XCTAssertFalse(index.isInDoubt(track: 1), "a poor far picture is no doubt")
+    }
+
+    /// Rows leave the look-ahead window half a second and more after their frame. A doubt raised by
+    /// samples taken later (a dissolve begins, another face under the box) unnames the rows from
+    /// when it began (`ReidentificationIndex.doubtSince`), not the rows before; on main every row
+    /// that left after the doubt lost its name (the report half's p10 and p34: 42 frames). After a
+    /// split the new face's name holds from the split on; a first name from the track's start.
+    func testADoubtUnnamesOnlyTheRowsFromItsStartOn() {
+        var names = TrackNames()
+        names.update(match: nil, doubtSince: nil, identitySince: -.infinity, time: 0.1)
+        XCTAssertNil(names.name(at: 0), "one sample names no one")
+        names.update(match: ("grace", 0.3), doubtSince: nil, identitySince: -.infinity, time: 0.2)
+        XCTAssertEqual(names.name(at: 0)?.name, "grace", "a first name holds from the track's start")
+        names.update(match: nil, doubtSince: 2.0, identitySince: -.infinity, time: 2.1)
+        XCTAssertEqual(names.name(at: 1.6)?.name, "grace", "a row of before the doubt, leaving the window now")
+        XCTAssertNil(names.name(at: 2.0))
+        XCTAssertNil(names.name(at: 2.1))
+        names.update(match: ("eileen", 0.3), doubtSince: nil, identitySince: 2.0, time: 2.6)
+        XCTAssertEqual(names.name(at: 1.9)?.name, "grace")
+        XCTAssertEqual(names.name(at: 2.0)?.name, "eileen", "the split's face from its first sample on")
+        XCTAssertEqual(names.latest?.name, "eileen")
+        // Without a split a change holds from when it was seen; entries no later row needs are forgotten.
+        names.update(match: nil, doubtSince: nil, identitySince: 2.0, time: 4.0)
+        XCTAssertEqual(names.name(at: 3.9)?.name, "eileen")
+        XCTAssertNil(names.name(at: 4.0))
+        names.forget(before: 3.0)
+        XCTAssertEqual(names.name(at: 3.0)?.name, "eileen")
+        XCTAssertNil(names.name(at: 4.5))
     }
 
     /// A track published before it had any sample gets a new identity; its samples come later. When

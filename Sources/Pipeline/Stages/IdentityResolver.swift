@@ -22,8 +22,8 @@ final class IdentityResolver {
     private let pool: ImagePool
     /// Serials the tracker has confirmed (rows with a track ID), to publish before they end.
     private var confirmed: Set<Int> = []
-    /// Tracker serial → known person and distance, from the track's gallery.
-    private var people: [Int: (name: String, distance: Float)] = [:]
+    /// Tracker serial → known person and distance from a time on, from the track's gallery.
+    private var people: [Int: TrackNames] = [:]
     /// Identity → known person, for the summary (the latest decision).
     private(set) var personOfIdentity: [Int: (name: String, distance: Float)] = [:]
     /// Serials the index holds, to end those the tracker dropped.
@@ -145,7 +145,7 @@ final class IdentityResolver {
         // Without re-identification the tracker's own ID stands (known first on the track's first row).
         let identity = ledger.decide(serial, time: lastTime, trackerID: trackerID)
         if let waiting = pending.removeValue(forKey: serial) { galleries?.add(waiting, to: identity) }
-        if let person = people[serial] { personOfIdentity[identity] = person }
+        if let person = people[serial]?.latest { personOfIdentity[identity] = person }
     }
 
     /// Keeps a sample for the gallery of the ID `serial` is published as (its latest, once published).
@@ -158,17 +158,22 @@ final class IdentityResolver {
         }
     }
 
-    /// Names track `serial` from its gallery.
+    /// Names track `serial` from its gallery (no one from the start of a doubt on).
     private func name(_ serial: Int) {
         guard let known, let gallery = ledger.index.gallery(of: serial) else { return }
-        people[serial] = ledger.index.isInDoubt(track: serial) ? nil : known.match(gallery)
-        if let identity = ledger.latestIdentity(of: serial) { personOfIdentity[identity] = people[serial] }
+        let doubt = ledger.index.doubtSince(track: serial)
+        people[serial, default: TrackNames()].update(match: doubt == nil ? known.match(gallery) : nil,
+                                                      doubtSince: doubt, identitySince: ledger.latestIdentitySince(of: serial),
+                                                      time: lastTime)
+        if let identity = ledger.latestIdentity(of: serial) { personOfIdentity[identity] = people[serial]?.latest }
     }
 
-    /// Fills the person and the mask decision of rows leaving the look-ahead (written or hidden).
-    func label(_ rows: inout [TrackedFace]) {
+    /// Fills the person and the mask decision of rows of `time` leaving the look-ahead (written or
+    /// hidden): each row takes the name its track had at that time.
+    func label(_ rows: inout [TrackedFace], time: Double) {
         for i in rows.indices {
-            let match = rows[i].trackSerial == 0 ? nil : people[rows[i].trackSerial]
+            let match = rows[i].trackSerial == 0 ? nil : people[rows[i].trackSerial]?.name(at: time)
+            if rows[i].trackSerial != 0 { people[rows[i].trackSerial]?.forget(before: time) }
             let person = match?.name
             rows[i].person = person
             rows[i].personDistance = match?.distance

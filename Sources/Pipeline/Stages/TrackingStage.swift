@@ -206,8 +206,8 @@ final class TrackingStage {
         if let identity = serial.identity {
             // Identities are published as rows leave the window, when the most evidence is in.
             job.hidden += identity.publish(&job.faces, frame: job.number, time: job.time)
-            identity.label(&job.faces)
-            identity.label(&job.hidden)
+            identity.label(&job.faces, time: job.time)
+            identity.label(&job.hidden, time: job.time)
         }
         for i in job.faces.indices { job.faces[i].shot = job.shot }
         for i in job.hidden.indices { job.hidden[i].shot = job.shot }
