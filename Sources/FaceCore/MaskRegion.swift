@@ -13,6 +13,10 @@
 ///   its centre, per frame since (or until, for an interpolated box) the nearest detection, by
 ///   `growthPerFrame` of its size plus `growthPerSpeed` of the distance the box moves in a frame
 ///   (10 % of the way travelled on each side), at most to `maximumGrowth` times its size.
+/// - Recent size: a detector sometimes finds only part of a face for a frame (half of it hidden,
+///   turning, blurred), a box half the size of the face. Within a track, the region also covers
+///   where the track's recent heads forecast the face, at their median size or the last one's if
+///   smaller (`Recent`), so a mask does not shrink with such a box.
 package enum MaskRegion {
     /// A head is at least this wide relative to its box height (frontal face boxes are 0.75-0.9 of their height).
     package static let headWidthShare = 0.8
@@ -24,6 +28,8 @@ package enum MaskRegion {
     package static let growthPerSpeed = 0.2
     /// The largest growth factor.
     package static let maximumGrowth = 2.5
+    /// The detections of a track that its size floor looks back over, in frames (0.2 s at 25 fps).
+    package static let recentFrames = 5
 
     /// A tracked face's region: the one decided for output, else the one its drawn copy gives.
     package static func region(of face: TrackedFace) -> Rect {
@@ -62,5 +68,65 @@ package enum MaskRegion {
         let factor = min(maximumGrowth, 1 + perFrame * Double(unseenFrames))
         let c = region.center
         return Rect(centerX: c.x, centerY: c.y, width: region.width * factor, height: region.height * factor)
+    }
+
+    /// The smallest rectangle holding both.
+    package static func union(_ a: Rect, _ b: Rect) -> Rect {
+        let x = min(a.x, b.x), y = min(a.y, b.y)
+        return Rect(x: x, y: y, width: max(a.maxX, b.maxX) - x, height: max(a.maxY, b.maxY) - y)
+    }
+
+    /// The recent heads of every track, fed frame by frame in order (one per run): decides each
+    /// masked face's region with the size floor.
+    package struct Recent {
+        private var heads: [Int: [(frame: Int, head: Rect)]] = [:]
+
+        package init() {}
+
+        /// The region of `face` on `frame`: for a detection, its head joined with the forecast of its
+        /// track's heads detected in the last `recentFrames` frames (at least two; the head is
+        /// recorded for the frames after); for a face not seen, its head grown (`grown`).
+        package mutating func region(of face: TrackedFace, frame: Int) -> Rect {
+            let d = face.display
+            var region = head(of: d.bounds, leftEye: d.leftEye, rightEye: d.rightEye, mouth: d.mouth)
+            let serial = face.trackSerial
+            guard serial != 0, region.isValid else {
+                return grown(region, unseenFrames: face.unseenFrames, speed: face.unseenSpeed)
+            }
+            var recent = (heads[serial] ?? []).filter { frame - $0.frame <= recentFrames && $0.frame < frame }
+            // A forecast or interpolated box already grows with its uncertainty (`grown`).
+            guard face.unseenFrames == 0, face.source.isDetection else {
+                return grown(region, unseenFrames: face.unseenFrames, speed: face.unseenSpeed)
+            }
+            let detected = region
+            if let forecast = Self.forecast(recent, frame: frame) { region = union(region, forecast) }
+            recent.append((frame, detected))
+            heads[serial] = recent
+            return region
+        }
+
+        /// Forgets tracks not detected in the last `recentFrames` frames before `frame`.
+        package mutating func forget(before frame: Int) {
+            heads = heads.filter { _, list in list.contains { frame - $0.frame <= recentFrames } }
+        }
+
+        /// Where `recent` (in frame order, at least two) puts the head on `frame`: the last centre moved on at
+        /// the speed between the last two, at the median width and height (robust to one odd box), or
+        /// the last one's where smaller (a face moving away shrinks steadily).
+        static func forecast(_ recent: [(frame: Int, head: Rect)], frame: Int) -> Rect? {
+            guard recent.count >= 2 else { return nil }
+            let last = recent[recent.count - 1], before = recent[recent.count - 2]
+            let steps = Double(frame - last.frame) / Double(last.frame - before.frame)
+            let c = last.head.center, p = before.head.center
+            return Rect(centerX: c.x + (c.x - p.x) * steps, centerY: c.y + (c.y - p.y) * steps,
+                        width: min(last.head.width, median(recent.map(\.head.width))),
+                        height: min(last.head.height, median(recent.map(\.head.height))))
+        }
+
+        private static func median(_ values: [Double]) -> Double {
+            let sorted = values.sorted()
+            let n = sorted.count
+            return n % 2 == 1 ? sorted[n / 2] : (sorted[n / 2 - 1] + sorted[n / 2]) / 2
+        }
     }
 }

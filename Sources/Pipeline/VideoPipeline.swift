@@ -93,7 +93,8 @@ struct PipelineBuilder {
         // two in the serial stages, those the look-ahead holds and those waiting for their shot verdict.
         let inFlight = InFlightLimit(max(job.laneCount * 2, board?.reach ?? 0) + 2 + lookahead
                                      + ShotMarker(framesPerSecond: input.framesPerSecond).lookahead)
-        let scheduler = adaptive ? SchedulerConfiguration(framesPerSecond: fps) : SchedulerConfiguration()
+        var scheduler = adaptive ? SchedulerConfiguration(framesPerSecond: fps) : SchedulerConfiguration()
+        if job.overlay.anonymize != nil { scheduler.lostCropRuns = trackerConfiguration.maxAge }
         let planner = geometry.map { DetectionPlanner(geometry: $0, configuration: scheduler, board: board) }
         let crops = board.flatMap { board in
             geometry.map { CropPlanning(geometry: $0, configuration: scheduler, board: board, state: state, clock: clock) }

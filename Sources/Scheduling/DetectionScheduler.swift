@@ -128,6 +128,10 @@ package struct SchedulerConfiguration: Sendable, Equatable {
     /// A track missed by more than this many detector runs in a row gets no crop (the
     /// whole-frame passes look for it instead).
     package var cropMissedRuns: Int
+    /// A track missed by more runs than `cropMissedRuns`, up to this many, still gets a crop at its
+    /// forecast (not a keyframe): with --anonymize, a face lost behind another or at the edge is
+    /// looked for where it should come back for as long as its mask is held.
+    package var lostCropRuns: Int
     /// Frame pixels of overlap between neighbouring tiles: the largest face a tile must see whole
     /// that the whole-frame pass would miss.
     package var tileOverlap: Double
@@ -142,6 +146,7 @@ package struct SchedulerConfiguration: Sendable, Equatable {
         uncertainKeyframeInterval = 2
         smallFaceTilePeriod = 3
         cropMissedRuns = 3
+        lostCropRuns = 3
         tileOverlap = 64
     }
 }
@@ -161,7 +166,7 @@ package struct SchedulerConfiguration: Sendable, Equatable {
 ///   (not on a count since the run began), the rhythm of a run that starts mid-video (a segment of
 ///   a split plan) falls in step with a whole run's once their tracks agree.
 /// - `addCrops` (from the freshest forecasts): a crop for each track missed at most
-///   `cropMissedRuns` runs, at the detector's crop size, skipped on keyframes for faces the
+///   `cropMissedRuns` runs (`lostCropRuns`, when larger), at the detector's crop size, skipped on keyframes for faces the
 ///   whole-frame pass sees well; and a whole-frame pass every `uncertainKeyframeInterval` frames
 ///   while a track was just missed (its face may have left its crop) or, where crops cost as much
 ///   as a whole-frame pass, is tentative.
@@ -265,7 +270,7 @@ package struct DetectionScheduler: Sendable {
         }
         framesSinceWholeFrame = keyframe ? 0 : framesSinceWholeFrame + 1
         let crops = live.filter { track in
-            track.missedRuns <= configuration.cropMissedRuns
+            track.missedRuns <= max(configuration.cropMissedRuns, configuration.lostCropRuns)
                 && !(keyframe && max(track.box.width, track.box.height) * baseScale >= 2 * geometry.reliableFaceSize)
         }.map(crop(around:))
         // Crops go after the whole-frame pass, before the tile.

@@ -54,4 +54,70 @@ final class MaskRegionTests: XCTestCase {
         face.maskRegion = box
         XCTAssertEqual(MaskRegion.region(of: face), box)
     }
+
+    /// The share of `box`'s pixels inside the mask the renderer draws around `region` at scale 1.3.
+    private func maskedShare(of box: Rect, region: Rect) throws -> Double {
+        let mask = try XCTUnwrap(EllipseMask(face: region, scale: 1.3))
+        var inside = 0, all = 0
+        for y in Int(box.y)..<Int(box.maxY) {
+            for x in Int(box.x)..<Int(box.maxX) {
+                all += 1
+                if mask.span(row: y, within: PixelRect(x0: x, y0: y, x1: x + 1, y1: y + 1)) != nil { inside += 1 }
+            }
+        }
+        return Double(inside) / Double(all)
+    }
+
+    private func detection(_ box: Rect, serial: Int, source: ObservationSource = .refined) -> TrackedFace {
+        var observation = FaceObservation(bounds: box, confidence: 0.9)
+        observation.source = source
+        var face = TrackedFace(observation: observation, trackID: 1, source: source)
+        face.trackSerial = serial
+        return face
+    }
+
+    /// A 30 px face moving right 4 px a frame, detected whole on frames 0-4; on frame 5 the
+    /// detector finds only its right half (a 15 x 30 box: the other half hidden or blurred). The
+    /// mask still covers the face: the region joins the track's forecast head. The detection's own
+    /// region (all f7d14dc had) leaves the face exposed.
+    func testADetectionHalfTheFaceKeepsTheTracksRecentHead() throws {
+        var recent = MaskRegion.Recent()
+        for frame in 0..<5 {
+            let box = Rect(x: 100 + 4 * Double(frame), y: 50, width: 30, height: 30)
+            XCTAssertEqual(recent.region(of: detection(box, serial: 7), frame: frame), box, "a steady face: its own head")
+        }
+        let face = Rect(x: 120, y: 50, width: 30, height: 30)
+        let half = Rect(x: 135, y: 50, width: 15, height: 30)
+        let alone = MaskRegion.region(for: FaceObservation(bounds: half, confidence: 0.9), unseenFrames: 0)
+        XCTAssertLessThan(try maskedShare(of: face, region: alone), 0.8, "the half box's own mask exposes the face")
+        let region = recent.region(of: detection(half, serial: 7), frame: 5)
+        XCTAssertEqual(region.x, 120, accuracy: 1e-9, "reaches the forecast head's left edge")
+        XCTAssertEqual(region.maxX, alone.maxX, accuracy: 1e-9, "and the half box's head (widened to 0.8 of its height)")
+        XCTAssertGreaterThanOrEqual(try maskedShare(of: face, region: region), 0.8)
+        // Another track, a face in no track and a face not seen keep their own regions.
+        XCTAssertEqual(recent.region(of: detection(half, serial: 8), frame: 5), alone)
+        XCTAssertEqual(recent.region(of: detection(half, serial: 0), frame: 5), alone)
+        var held = detection(half, serial: 7, source: .predicted)
+        held.unseenFrames = 2
+        XCTAssertEqual(recent.region(of: held, frame: 6), MaskRegion.grown(alone, unseenFrames: 2))
+    }
+
+    /// The floor is never larger than the track's latest head (a face moving away shrinks steadily),
+    /// and a track not detected for `recentFrames` frames is forgotten.
+    func testRecentHeadsFollowAShrinkingFaceAndAreForgotten() {
+        var recent = MaskRegion.Recent()
+        var last = Rect(x: 0, y: 0, width: 0, height: 0)
+        for frame in 0..<8 {
+            let side = 40 - 2 * Double(frame)
+            let box = Rect(centerX: 200, centerY: 100, width: side, height: side)
+            let region = recent.region(of: detection(box, serial: 3), frame: frame)
+            if frame >= 2 {
+                XCTAssertEqual(region.width, last.width, accuracy: 1e-9, "the last head's size, not the median's")
+            }
+            last = box
+        }
+        recent.forget(before: 7 + MaskRegion.recentFrames + 1)
+        let small = Rect(centerX: 200, centerY: 100, width: 10, height: 10)
+        XCTAssertEqual(recent.region(of: detection(small, serial: 3), frame: 7 + MaskRegion.recentFrames + 1), small)
+    }
 }

@@ -105,6 +105,31 @@ final class SchedulerTests: XCTestCase {
         XCTAssertEqual([shrunk.pictureWidth, shrunk.pictureHeight], [128, 128], "a 500-pixel region at the crop size")
     }
 
+    /// With --anonymize (`lostCropRuns` = the tracker's max age), a lost track's forecast place
+    /// keeps its crop as long as its mask is held, so a face coming back from behind another is
+    /// found on its first frame there; it brings no keyframes (those stay for a track just missed).
+    func testALostTracksPlaceIsSearchedAsLongAsItsMaskIsHeld() {
+        let lost = TrackForecast(serial: 4, id: 4, box: Rect(x: 1000, y: 500, width: 30, height: 36), missedRuns: 10)
+        func plans(lostCropRuns: Int?, _ forecasts: [TrackForecast]) -> [FramePlan] {
+            var configuration = SchedulerConfiguration(framesPerSecond: 25)
+            if let lostCropRuns { configuration.lostCropRuns = lostCropRuns }
+            var s = DetectionScheduler(width: 1920, height: 1080, geometry: geometry, configuration: configuration)
+            for _ in 0..<20 { _ = s.plan(cut: false, forecasts: []) }
+            return (0..<12).map { _ in s.plan(cut: false, forecasts: forecasts) }
+        }
+        func crops(_ plan: FramePlan) -> [ScheduledPass.Kind] {
+            plan.passes.map(\.kind).filter { if case .crop = $0 { return true } else { return false } }
+        }
+        func keyframes(_ plans: [FramePlan]) -> Int { plans.filter { $0.passes.contains { $0.kind == .full } }.count }
+        XCTAssertTrue(plans(lostCropRuns: nil, [lost]).allSatisfy { crops($0).isEmpty }, "by default: left to the keyframes")
+        let held = plans(lostCropRuns: 25, [lost])
+        XCTAssertTrue(held.allSatisfy { crops($0) == [.crop(serial: 4)] }, "a crop at its forecast on every frame")
+        XCTAssertEqual(keyframes(held), keyframes(plans(lostCropRuns: nil, [])), "and no more keyframes")
+        var gone = lost
+        gone.missedRuns = 26
+        XCTAssertTrue(plans(lostCropRuns: 25, [gone]).allSatisfy { crops($0).isEmpty }, "not once its mask is dropped")
+    }
+
     func testCropNearTheBorderMovesInsideWithoutShrinking() {
         var s = scheduler(640, 360)
         _ = s.plan(cut: false, forecasts: [])

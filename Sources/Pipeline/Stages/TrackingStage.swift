@@ -66,6 +66,8 @@ final class TrackingStage {
         var shot = 0
         /// Times of the last frames, by frame number modulo their count (a transition's start).
         var times = [Double](repeating: 0, count: 64)
+        /// The tracks' recent heads, for each mask's size floor (with --anonymize).
+        var masks = MaskRegion.Recent()
 
         init(tracker: Tracker?, faceProcessor: TrackedFaceProcessor?, outputs: [FrameOutput], lookahead: Int, smoothing: TrackSmoothing?) {
             self.tracker = tracker
@@ -218,8 +220,9 @@ final class TrackingStage {
             faceCount += job.faces.count
             if listsMasks {
                 // Decided once: the renderer draws these regions and the tracks CSV writes them.
-                for i in job.faces.indices { job.faces[i].maskRegion = MaskRegion.region(of: job.faces[i]) }
-                for i in job.hidden.indices { job.hidden[i].maskRegion = MaskRegion.region(of: job.hidden[i]) }
+                serial.masks.forget(before: job.number)
+                for i in job.faces.indices { job.faces[i].maskRegion = serial.masks.region(of: job.faces[i], frame: job.number) }
+                for i in job.hidden.indices { job.hidden[i].maskRegion = serial.masks.region(of: job.hidden[i], frame: job.number) }
                 // A held mask that lies wholly outside the picture (a face that left) hides nothing: not drawn, not listed.
                 let size = job.orientation.uprightSize(width: job.frame.width, height: job.frame.height)
                 job.hidden.removeAll { face in

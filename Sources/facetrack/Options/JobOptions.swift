@@ -50,8 +50,8 @@ struct JobOptions {
         threadsGiven = encoder.threads != nil
         // Measured on the reference clips with truth (README, anonymisation).
         warning = try arguments.value(DetectorOptions.accuracy) == .low && template.overlay.anonymize != nil
-            ? "fast mode (--accuracy low) misses small faces and --anonymize leaves them unmasked: it masked 47 % "
-                + "of the reference clips' faces, the default mode 99.7 % (README, Anonymisation)" : nil
+            ? "fast mode (--accuracy low) misses small faces and --anonymize leaves them unmasked: it masked 48 % "
+                + "of the reference clips' faces, the default mode 100 % (README, Anonymisation)" : nil
         do {
             try template.validate()
         } catch {
