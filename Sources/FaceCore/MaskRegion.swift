@@ -88,18 +88,14 @@ package enum MaskRegion {
         /// recorded for the frames after); for a face not seen, its head grown (`grown`).
         package mutating func region(of face: TrackedFace, frame: Int) -> Rect {
             let d = face.display
-            var region = head(of: d.bounds, leftEye: d.leftEye, rightEye: d.rightEye, mouth: d.mouth)
+            let detected = head(of: d.bounds, leftEye: d.leftEye, rightEye: d.rightEye, mouth: d.mouth)
             let serial = face.trackSerial
-            guard serial != 0, region.isValid else {
-                return grown(region, unseenFrames: face.unseenFrames, speed: face.unseenSpeed)
+            // A forecast or interpolated box already grows with its uncertainty (`grown`).
+            guard serial != 0, detected.isValid, face.unseenFrames == 0, face.source.isDetection else {
+                return grown(detected, unseenFrames: face.unseenFrames, speed: face.unseenSpeed)
             }
             var recent = (heads[serial] ?? []).filter { frame - $0.frame <= recentFrames && $0.frame < frame }
-            // A forecast or interpolated box already grows with its uncertainty (`grown`).
-            guard face.unseenFrames == 0, face.source.isDetection else {
-                return grown(region, unseenFrames: face.unseenFrames, speed: face.unseenSpeed)
-            }
-            let detected = region
-            if let forecast = Self.forecast(recent, frame: frame) { region = union(region, forecast) }
+            let region = Self.forecast(recent, frame: frame).map { union(detected, $0) } ?? detected
             recent.append((frame, detected))
             heads[serial] = recent
             return region
@@ -107,7 +103,9 @@ package enum MaskRegion {
 
         /// Forgets tracks not detected in the last `recentFrames` frames before `frame`.
         package mutating func forget(before frame: Int) {
-            heads = heads.filter { _, list in list.contains { frame - $0.frame <= recentFrames } }
+            for (serial, list) in heads where !list.contains(where: { frame - $0.frame <= recentFrames }) {
+                heads[serial] = nil
+            }
         }
 
         /// Where `recent` (in frame order, at least two) puts the head on `frame`: the last centre moved on at

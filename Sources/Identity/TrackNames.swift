@@ -6,10 +6,9 @@
 package struct TrackNames: Sendable {
     package typealias Match = (name: String, distance: Float)
 
-    /// Names from a time on, oldest first (`nil`: no one).
+    /// Names from a time on, oldest first (`nil`: no one). Empty until the track is first named or
+    /// put in doubt (until then a first name holds from its start); never empty after.
     private var entries: [(since: Double, match: Match?)] = []
-    /// Whether the track was ever named or put in doubt (until then a first name holds from its start).
-    private var settled = false
     /// From when the track carried its identity at the last update (a split moves it on).
     private var identitySince = -Double.infinity
 
@@ -29,17 +28,15 @@ package struct TrackNames: Sendable {
         let split = (identitySince ?? -.infinity) > self.identitySince ? identitySince : nil
         if let identitySince { self.identitySince = max(self.identitySince, identitySince) }
         if let doubtSince {
-            if !settled || entries.last?.match != nil { append(since: doubtSince, nil) }
-            settled = true
+            if entries.isEmpty || entries.last?.match != nil { append(since: doubtSince, nil) }
             return
         }
-        if !settled {
+        if entries.isEmpty {
             guard let match else { return }
             entries = [(-Double.infinity, match)]
-            settled = true
         } else if match?.name != entries.last?.match?.name {
             append(since: min(split ?? time, time), match)
-        } else if let match, !entries.isEmpty {
+        } else if let match {
             entries[entries.count - 1].match = match  // the same person; the newest distance
         }
     }

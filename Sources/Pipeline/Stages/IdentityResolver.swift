@@ -172,8 +172,9 @@ final class IdentityResolver {
     /// hidden): each row takes the name its track had at that time.
     func label(_ rows: inout [TrackedFace], time: Double) {
         for i in rows.indices {
-            let match = rows[i].trackSerial == 0 ? nil : people[rows[i].trackSerial]?.name(at: time)
-            if rows[i].trackSerial != 0 { people[rows[i].trackSerial]?.forget(before: time) }
+            let serial = rows[i].trackSerial
+            let match = serial == 0 ? nil : people[serial]?.name(at: time)
+            if serial != 0 { people[serial]?.forget(before: time) }
             let person = match?.name
             rows[i].person = person
             rows[i].personDistance = match?.distance
