@@ -22,9 +22,16 @@
 #define NK_INDEX_BITS 20
 #define NK_INDEX_MASK ((1ull << NK_INDEX_BITS) - 1)
 
+/// What a worker thread starts with: its pool and its number (1...workers).
+typedef struct {
+    nk_pool *pool;
+    int thread;
+} nk_worker;
+
 struct nk_pool {
     int workers;
     pthread_t *threads;
+    nk_worker *starts;
     _Atomic uint64_t ticket;
     _Atomic unsigned generation;
     _Atomic int finished;
@@ -46,15 +53,16 @@ static inline void nk_pause(void) {
 #endif
 }
 
-/// Claims and runs parts of the current run until none is left.
-static void nk_claim_parts(nk_pool *pool) {
+/// Claims and runs parts of the current run until none is left; `thread` is 0 for the caller,
+/// 1...workers for the workers.
+static void nk_claim_parts(nk_pool *pool, int thread) {
     for (;;) {
         const uint64_t ticket = atomic_fetch_add(&pool->ticket, 1);
         const int index = (int)(ticket & NK_INDEX_MASK);
         const int parts = (int)((ticket >> NK_INDEX_BITS) & NK_INDEX_MASK);
         if (index >= parts) return;
         // A valid claim: the run is not finished, so task and context are this run's.
-        pool->task(pool->context, index, parts);
+        pool->task(pool->context, index, parts, thread);
         if (atomic_fetch_add(&pool->finished, 1) + 1 == parts && atomic_load(&pool->caller_waiting)) {
             pthread_mutex_lock(&pool->mutex);
             pthread_cond_signal(&pool->finished_all);
@@ -64,7 +72,9 @@ static void nk_claim_parts(nk_pool *pool) {
 }
 
 static void *nk_worker_main(void *argument) {
-    nk_pool *pool = argument;
+    nk_worker *worker = argument;
+    nk_pool *pool = worker->pool;
+    const int thread = worker->thread;
     unsigned seen = 0;
     for (;;) {
         int spins = 0;
@@ -82,7 +92,7 @@ static void *nk_worker_main(void *argument) {
         }
         if (atomic_load(&pool->stop)) return NULL;
         seen = atomic_load(&pool->generation);
-        nk_claim_parts(pool);
+        nk_claim_parts(pool, thread);
     }
 }
 
@@ -90,12 +100,14 @@ nk_pool *nk_pool_create(int workers) {
     nk_pool *pool = calloc(1, sizeof *pool);
     if (!pool) return NULL;
     pool->threads = calloc(workers > 0 ? (size_t)workers : 1, sizeof(pthread_t));
-    if (!pool->threads) { free(pool); return NULL; }
+    pool->starts = calloc(workers > 0 ? (size_t)workers : 1, sizeof(nk_worker));
+    if (!pool->threads || !pool->starts) { free(pool->threads); free(pool->starts); free(pool); return NULL; }
     pthread_mutex_init(&pool->mutex, NULL);
     pthread_cond_init(&pool->wake, NULL);
     pthread_cond_init(&pool->finished_all, NULL);
     for (int i = 0; i < workers; i++) {
-        if (pthread_create(&pool->threads[i], NULL, nk_worker_main, pool) != 0) break;
+        pool->starts[i] = (nk_worker){pool, i + 1};
+        if (pthread_create(&pool->threads[i], NULL, nk_worker_main, &pool->starts[i]) != 0) break;
         pool->workers = i + 1;
     }
     return pool;
@@ -105,7 +117,7 @@ int nk_pool_workers(const nk_pool *pool) { return pool ? pool->workers : 0; }
 
 void nk_pool_run(nk_pool *pool, nk_task task, void *context, int parts) {
     if (!pool || pool->workers == 0 || parts <= 1 || (uint64_t)parts > NK_INDEX_MASK / 2) {
-        for (int part = 0; part < parts; part++) task(context, part, parts);
+        for (int part = 0; part < parts; part++) task(context, part, parts, 0);
         return;
     }
     pool->task = task;
@@ -119,7 +131,7 @@ void nk_pool_run(nk_pool *pool, nk_task task, void *context, int parts) {
         pthread_cond_broadcast(&pool->wake);
         pthread_mutex_unlock(&pool->mutex);
     }
-    nk_claim_parts(pool);
+    nk_claim_parts(pool, 0);
     // Wait for parts other threads are running: spin a little, then sleep, which also lets the
     // OS move a worker that another process pushed off its core onto this one.
     for (int spins = 0; atomic_load(&pool->finished) < parts; spins++) {
@@ -143,5 +155,6 @@ void nk_pool_destroy(nk_pool *pool) {
     pthread_cond_destroy(&pool->finished_all);
     pthread_mutex_destroy(&pool->mutex);
     free(pool->threads);
+    free(pool->starts);
     free(pool);
 }

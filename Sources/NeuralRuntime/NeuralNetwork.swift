@@ -45,6 +45,18 @@ package final class NeuralNetwork {
     private let chainSteps: [[NetworkStep]]
     /// How many tensors `run()` keeps in rings of rows (tests).
     let ringedTensorCount: Int
+    /// Per chain, whether `run()` keeps every inner tensor in rings: then `run(threads:)` splits
+    /// the chain's output rows into bands, each thread computing its bands in strips with rings
+    /// of its own (`bandSteps`); else it runs the chain's steps whole, each split over the threads.
+    private let fullyRinged: [Bool]
+    /// Per chain, per thread of `run(threads:)`, the chain's steps with that thread's rings (made
+    /// on the first such run: the video pipeline's one-thread networks never allocate them).
+    private var bandSteps: [[[NetworkStep]]] = []
+    /// Per chain, per step, the floats of one row of its output (a ring's row).
+    private let chainRowFloats: [[Int]]
+    /// Bands of output rows per chain in `run(threads:)` (threads x `bandsPerThread`, at most one
+    /// per `minimumBandRows` rows).
+    private var chainBands: [Int] = []
     /// Worker threads for `run(threads:)`, started on first use (threads - 1 of them).
     private var pool: OpaquePointer?
     private var poolThreads = 1
@@ -241,26 +253,23 @@ package final class NeuralNetwork {
         }
         // Rings for the chains' inner tensors that nothing else reads.
         var chainSteps: [[NetworkStep]] = []
+        var fullyRinged: [Bool] = [], chainRowFloats: [[Int]] = []
         var ringedTensorCount = 0
         for chain in chains {
-            var variant = Array(steps[chain.steps])
-            for step in chain.steps {
-                // Never the chain's last step: its output is read after the chain.
-                let tensor = operations[step].outputs[0]
-                guard let rows = ringRows[tensor], let shape = shapes[tensor] else { continue }
-                let ring = storage.allocate(rows * shape[2] * shape[3] + 64)
-                let k = step - chain.steps.lowerBound
-                guard let writer = variant[k].writingRing(ring, rows: rows),
-                      let reader = variant[k + 1].readingRing(UnsafePointer(ring), rows: rows) else { continue }
-                variant[k] = writer
-                variant[k + 1] = reader
-                ringedTensorCount += 1
-            }
-            chainSteps.append(variant)
+            let outputs = chain.steps.map { operations[$0].outputs[0] }
+            let rowFloats = outputs.map { shapes[$0].map { $0[2] * $0[3] } ?? 0 }
+            let ringed = Self.ringed(Array(steps[chain.steps]), rows: outputs.map { ringRows[$0] ?? 0 },
+                                     rowFloats: rowFloats, storage: storage)
+            chainSteps.append(ringed.steps)
+            chainRowFloats.append(rowFloats)
+            ringedTensorCount += ringed.count
+            fullyRinged.append(ringed.count == chain.steps.count - 1)
         }
         // A tensor whose kernels cannot use a ring is written whole by `run()` too.
         if ringedTensorCount < ringRows.count { ringedBlock?.markUsed() }
         self.chainSteps = chainSteps
+        self.fullyRinged = fullyRinged
+        self.chainRowFloats = chainRowFloats
         self.ringedTensorCount = ringedTensorCount
         self.storage = storage
         self.steps = steps
@@ -329,57 +338,97 @@ package final class NeuralNetwork {
         }
     }
 
-    /// Runs `chain` one output row of its last step at a time: working backwards, the rows each
-    /// step must have done (the input rows its reader reads), then forwards, each step computes
-    /// the rows it has not done yet.
+    /// `steps` (a chain's) with the output of each step k where `rows[k] > 0` in a ring of that
+    /// many rows of `rowFloats[k]` floats, which step k + 1 reads; and how many rings the kernels
+    /// could take (a tensor whose kernels cannot stays whole).
+    private static func ringed(_ steps: [NetworkStep], rows: [Int], rowFloats: [Int],
+                               storage: FloatStorage) -> (steps: [NetworkStep], count: Int) {
+        var variant = steps, count = 0
+        for k in steps.indices.dropLast() where rows[k] > 0 {
+            let ring = storage.allocate(rows[k] * rowFloats[k] + 64)
+            guard let writer = variant[k].writingRing(ring, rows: rows[k]),
+                  let reader = variant[k + 1].readingRing(UnsafePointer(ring), rows: rows[k]) else { continue }
+            variant[k] = writer
+            variant[k + 1] = reader
+            count += 1
+        }
+        return (variant, count)
+    }
+
+    /// Runs `chain` one output row of its last step at a time (`RowStripPlanner.forEachStrip`).
     private func runInStrips(_ chain: RowStripChain, steps: [NetworkStep]) {
-        let count = chain.steps.count
-        withUnsafeTemporaryAllocation(of: Int.self, capacity: 2 * count) { buffer in
-            let done = buffer.baseAddress!, needed = done + count
-            done.initialize(repeating: 0, count: 2 * count)
-            for row in 1...chain.rows[count - 1].outputRows {
-                needed[count - 1] = row
-                for k in stride(from: count - 1, to: 0, by: -1) {
-                    needed[k - 1] = max(needed[k - 1], chain.rows[k].inputRowsRead(forOutputRows: needed[k]))
-                }
-                for k in 0..<count where needed[k] > done[k] {
-                    steps[k].run(rows: done[k]..<needed[k])
-                    done[k] = needed[k]
-                }
-            }
-            // Rows no later step of the run reads (a stride-2 step may skip the last one) are
-            // still part of the output.
-            for k in 0..<count where done[k] < chain.rows[k].outputRows {
-                steps[k].run(rows: done[k]..<chain.rows[k].outputRows)
-            }
+        RowStripPlanner.forEachStrip(chain.rows, band: 0..<chain.rows[chain.rows.count - 1].outputRows,
+                                     completing: true) { k, rows in
+            steps[k].run(rows: rows)
         }
     }
 
-    /// Runs every operation once, splitting each convolution's output across `threads` threads
-    /// (for one image when the cores are otherwise idle; the video pipeline already runs one
-    /// network per core and uses `run()`). Small steps run on the calling thread. The workers are
-    /// this network's own (a NeuralKernels pool: they spin between steps, sleep between runs), and
-    /// each writes a fixed share of a step's output, so results are identical to `run()`.
+    /// Runs every operation once, splitting the work across `threads` threads (for one image when
+    /// the cores are otherwise idle; the video pipeline already runs one network per core and uses
+    /// `run()`). A chain whose inner tensors `run()` keeps in rings is split into bands of output
+    /// rows, each computed in strips like `run()` with the rings of the thread that claims it
+    /// (rows shared by two bands are computed by both); other convolutions split their output;
+    /// small steps run on the calling thread. The workers are this network's own (a NeuralKernels
+    /// pool: they spin between steps, sleep between runs), and each value is computed by the same
+    /// kernel code as in `run()`, so results are identical.
     package func run(threads: Int) {
         guard threads > 1 else { return run() }
-        ringedBlock?.markUsed()
         if pool == nil || poolThreads != threads {
             if let pool { nk_pool_destroy(pool) }
             pool = nk_pool_create(Int32(threads - 1))
             poolThreads = threads
+            prepareBands(threads: threads)
         }
+        if fullyRinged.contains(false) { ringedBlock?.markUsed() }
         withExtendedLifetime(storage) {
-            for (step, work) in zip(steps, stepWork) {
-                if step.isSplittable, work >= Self.parallelWorkThreshold {
+            var index = 0, nextChain = 0
+            while index < steps.count {
+                if nextChain < chains.count, chains[nextChain].steps.lowerBound == index {
+                    let chain = nextChain
+                    nextChain += 1
+                    if fullyRinged[chain] {
+                        var band = BandRun(rows: chains[chain].rows, threadSteps: bandSteps[chain])
+                        withUnsafeMutablePointer(to: &band) { band in
+                            nk_pool_run(pool, { context, part, parts, thread in
+                                context?.assumingMemoryBound(to: BandRun.self).pointee.run(part: Int(part), of: Int(parts),
+                                                                                           thread: Int(thread))
+                            }, band, Int32(chainBands[chain]))
+                        }
+                        index = chains[chain].steps.upperBound
+                        continue
+                    }
+                }
+                let step = steps[index]
+                if step.isSplittable, stepWork[index] >= Self.parallelWorkThreshold {
                     withUnsafePointer(to: step) { step in
-                        nk_pool_run(pool, { context, part, parts in
+                        nk_pool_run(pool, { context, part, parts, _ in
                             context?.assumingMemoryBound(to: NetworkStep.self).pointee.run(part: Int(part), of: Int(parts))
                         }, UnsafeMutableRawPointer(mutating: step), Int32(threads * Self.partsPerThread))
                     }
                 } else {
                     step.run()
                 }
+                index += 1
             }
+        }
+    }
+
+    /// Each thread's rings for the chains `run(threads:)` splits into bands, sized for the bands
+    /// (made again, from the network's storage, when the thread count changes).
+    private func prepareBands(threads: Int) {
+        bandSteps = []
+        chainBands = []
+        for (index, chain) in chains.enumerated() {
+            let outputRows = chain.rows[chain.rows.count - 1].outputRows
+            let bands = max(1, min(threads * Self.bandsPerThread, outputRows / Self.minimumBandRows))
+            chainBands.append(bands)
+            guard fullyRinged[index] else { bandSteps.append([]); continue }
+            let rows = RowStripPlanner.ringRows(chain.rows, bands: (0..<bands).map {
+                WorkShare.range(part: $0, of: bands, total: outputRows)
+            })
+            bandSteps.append((0..<threads).map { _ in
+                Self.ringed(Array(steps[chain.steps]), rows: rows, rowFloats: chainRowFloats[index], storage: storage).steps
+            })
         }
     }
 
@@ -391,6 +440,29 @@ package final class NeuralNetwork {
     /// preempts holds up at most one small part).
     static let partsPerThread = 4
 
+    /// Bands of output rows each thread takes of a chain in `run(threads:)` (more than one, so
+    /// that a thread the OS preempts holds up less; each band recomputes a row or two of the
+    /// expansion its neighbour also computes).
+    static let bandsPerThread = 2
+    /// Output rows below which a chain's band is not made smaller.
+    static let minimumBandRows = 8
+
     /// Multiply-adds below which a step is not worth handing to other threads.
     static let parallelWorkThreshold = 400_000
+}
+
+/// One chain of `NeuralNetwork.run(threads:)` split into bands of output rows: what a thread
+/// running band `part` of `parts` needs.
+private struct BandRun {
+    let rows: [RowDependency]
+    /// Per thread, the chain's steps writing and reading that thread's rings.
+    let threadSteps: [[NetworkStep]]
+
+    func run(part: Int, of parts: Int, thread: Int) {
+        let steps = threadSteps[thread]
+        let band = WorkShare.range(part: part, of: parts, total: rows[rows.count - 1].outputRows)
+        RowStripPlanner.forEachStrip(rows, band: band, completing: false) { k, strips in
+            steps[k].run(rows: strips)
+        }
+    }
 }

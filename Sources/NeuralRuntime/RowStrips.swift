@@ -37,29 +37,66 @@ enum RowStripPlanner {
     /// Rows each step's output must keep when it lives in a ring of rows instead of a whole
     /// tensor (0 for the last step, whose output later operations read): the most rows between
     /// the first one the next step has still to read and the last one written, over the order in
-    /// which `NeuralNetwork.runInStrips` computes them. A ring this size is never overwritten
-    /// before it is read.
-    static func ringRows(_ rows: [RowDependency]) -> [Int] {
+    /// which `forEachStrip` computes them for each band of output rows. A ring this size is never
+    /// overwritten before it is read.
+    static func ringRows(_ rows: [RowDependency], bands: [Range<Int>]? = nil) -> [Int] {
         let count = rows.count
         guard count > 1, let last = rows.last, last.outputRows > 0 else { return [Int](repeating: 0, count: count) }
-        var done = [Int](repeating: 0, count: count), needed = done, ring = done
-        func compute(_ k: Int, to end: Int) {
-            if k + 1 < count {
-                let first = rows[k + 1].firstInputRow(forOutputRow: done[k + 1])
-                ring[k] = max(ring[k], end - min(first, end))
+        var ring = [Int](repeating: 0, count: count)
+        for band in bands ?? [0..<last.outputRows] {
+            var done = [Int](repeating: 0, count: count)
+            done.withUnsafeMutableBufferPointer { firstRows(rows, band: band, into: $0.baseAddress!) }
+            forEachStrip(rows, band: band, completing: bands == nil) { k, strip in
+                if k + 1 < count {
+                    let first = rows[k + 1].firstInputRow(forOutputRow: done[k + 1])
+                    ring[k] = max(ring[k], strip.upperBound - min(first, strip.upperBound))
+                }
+                done[k] = strip.upperBound
             }
-            done[k] = end
         }
-        for row in 1...last.outputRows {
-            needed[count - 1] = row
-            for k in stride(from: count - 1, to: 0, by: -1) {
-                needed[k - 1] = max(needed[k - 1], rows[k].inputRowsRead(forOutputRows: needed[k]))
-            }
-            for k in 0..<count where needed[k] > done[k] { compute(k, to: needed[k]) }
-        }
-        for k in 0..<count where done[k] < rows[k].outputRows { compute(k, to: rows[k].outputRows) }
         ring[count - 1] = 0
         return ring
+    }
+
+    /// Per step, the first row a run of output rows `band` of the last step computes: the first
+    /// input row the next step's first row reads (rows above it are another band's).
+    static func firstRows(_ rows: [RowDependency], band: Range<Int>, into first: UnsafeMutablePointer<Int>) {
+        guard let last = rows.indices.last else { return }
+        first[last] = band.lowerBound
+        for k in stride(from: last - 1, through: 0, by: -1) {
+            first[k] = min(rows[k].outputRows, rows[k + 1].firstInputRow(forOutputRow: first[k + 1]))
+        }
+    }
+
+    /// Calls `body(k, strip)` for each run of rows `strip` of step k that computing output rows
+    /// `band` of the last step takes, in order: one output row at a time, working backwards the
+    /// rows each step must have done (the input rows its reader reads), then forwards, each step
+    /// computes the rows it has not done yet. `completing` also computes at the end the rows no
+    /// later step reads (a stride-2 step may skip the last one), for inner tensors kept whole.
+    /// Allocates nothing.
+    static func forEachStrip(_ rows: [RowDependency], band: Range<Int>, completing: Bool,
+                             _ body: (Int, Range<Int>) -> Void) {
+        let count = rows.count
+        guard count > 0, !band.isEmpty else { return }
+        withUnsafeTemporaryAllocation(of: Int.self, capacity: 2 * count) { buffer in
+            let done = buffer.baseAddress!, needed = done + count
+            firstRows(rows, band: band, into: done)
+            needed.initialize(from: done, count: count)
+            for row in band.lowerBound + 1...band.upperBound {
+                needed[count - 1] = row
+                for k in stride(from: count - 1, to: 0, by: -1) {
+                    needed[k - 1] = max(needed[k - 1], rows[k].inputRowsRead(forOutputRows: needed[k]))
+                }
+                for k in 0..<count where needed[k] > done[k] {
+                    body(k, done[k]..<needed[k])
+                    done[k] = needed[k]
+                }
+            }
+            guard completing else { return }
+            for k in 0..<count where done[k] < rows[k].outputRows {
+                body(k, done[k]..<rows[k].outputRows)
+            }
+        }
     }
 
     /// Output tensors below this many bytes stay in the cache anyway.

@@ -7,8 +7,9 @@ final class RowStripTests: XCTestCase {
     /// Two blocks: expansion 16 -> 96, depthwise 3x3 stride 2 without padding (so the expansion's
     /// last row is read by no output row), projection to 48; then expansion 48 -> 144, depthwise
     /// stride 1 with padding, projection to 48 plus the first block's output (a residual ADD the
-    /// optimizer fuses into the projection). The first expansion is also a graph output.
-    private func twoBlocks() -> GraphDescription {
+    /// optimizer fuses into the projection). The first expansion is also a graph output unless
+    /// `expansionIsOutput` is false.
+    private func twoBlocks(expansionIsOutput: Bool = true) -> GraphDescription {
         var tensors = [TensorDescription(name: "in", shape: [1, 194, 130, 16])]
         var operations: [OperationDescription] = []
         var seed = 0
@@ -33,8 +34,8 @@ final class RowStripTests: XCTestCase {
         let depthwise2 = add(.depthwiseConv2D(same, depthMultiplier: 1), [second, constant([1, 3, 3, 144]), constant([144])])
         let projection = add(.conv2D(ConvolutionParameters()), [depthwise2, constant([48, 1, 1, 144]), constant([48])])
         let sum = add(.add(.none), [projection, block])
-        return GraphDescription(tensors: tensors, operations: operations, inputs: [0], outputs: [sum, expansion],
-                                name: "blocks")
+        return GraphDescription(tensors: tensors, operations: operations, inputs: [0],
+                                outputs: expansionIsOutput ? [sum, expansion] : [sum], name: "blocks")
     }
 
     func testBlocksInStripsMatchStepsRunWhole() throws {
@@ -86,6 +87,70 @@ final class RowStripTests: XCTestCase {
         for index in 0..<2 {
             XCTAssertTrue(fromStrips[index] == Array(whole.output(index)), "output \(index), strips")
             XCTAssertTrue(Array(strips.output(index)) == Array(whole.output(index)), "output \(index), threads")
+        }
+    }
+
+    /// With more threads, a block whose inner tensors are all rings is split into bands of output
+    /// rows, each computed in strips with the rings of the thread running it: the whole tensors
+    /// are never written (the ringed block stays untouched and uncounted), and every thread count
+    /// gives the bits one thread gives, on every kernel path.
+    func testThreadsRunBlocksInBandsWithTheirOwnRings() throws {
+        let graph = twoBlocks(expansionIsOutput: false)
+        let input = TestSupport.values(194 * 130 * 16, seed: 5, scale: 1)
+        for path in KernelPath.supported {
+            let strips = try NeuralNetwork(graph: graph, kernelPath: path)
+            let whole = try NeuralNetwork(graph: graph, kernelPath: path, rowStrips: false)
+            XCTAssertEqual(strips.chains.map(\.steps), [0..<3, 3..<6])
+            XCTAssertEqual(strips.ringedTensorCount, 4, "both blocks' expansions and depthwise outputs (\(path))")
+            _ = whole.input(0).update(from: input)
+            whole.run()
+            let expected = Array(whole.output(0))
+            let ringed = try XCTUnwrap(strips.ringedBlock)
+            ringed.start.update(repeating: .nan, count: ringed.floatCount)
+            let counted = NetworkMemory.arenas.live
+            for threads in [1, 2, 3, 4, 2] {
+                // (The arena may reuse the input's memory for the output: poison first.)
+                UnsafeMutablePointer(mutating: strips.output(0).baseAddress!).update(repeating: .nan, count: expected.count)
+                _ = strips.input(0).update(from: input)
+                strips.run(threads: threads)
+                XCTAssertTrue(Array(strips.output(0)) == expected, "\(threads) threads on \(path)")
+            }
+            XCTAssertTrue((0..<ringed.floatCount).allSatisfy { ringed.start[$0].isNaN }, "no whole inner tensor written (\(path))")
+            XCTAssertEqual(NetworkMemory.arenas.live, counted, "nor counted (\(path))")
+        }
+    }
+
+    /// Bands of output rows starting anywhere: the last step's strips cover each band exactly,
+    /// each step computes the rows of its band's first row on (so two bands share at most the
+    /// rows a kernel spans), and a ring of `ringRows(_:bands:)` rows never loses a row before the
+    /// next step reads it.
+    func testBandsCoverTheirRowsAndFitTheirRings() {
+        let expansion = pointwise(41), halving = depthwise3x3(41, stride: 2, padTop: 0)
+        for rows in [[expansion, depthwise3x3(41, stride: 1, padTop: 1), pointwise(41)], [expansion, halving, pointwise(20)],
+                     [expansion, depthwise3x3(41, stride: 2, padTop: 1), pointwise(21)], [expansion, halving]] {
+            let outputRows = rows[rows.count - 1].outputRows
+            for parts in [1, 2, 3, 4, 7] {
+                let bands = (0..<parts).map { WorkShare.range(part: $0, of: parts, total: outputRows) }
+                let ring = RowStripPlanner.ringRows(rows, bands: bands)
+                var covered: [Int] = []
+                for band in bands {
+                    // Which rows of each step this band holds, by row number (a ring keeps the last `ring[k]`).
+                    var held = [[Int]](repeating: [], count: rows.count)
+                    RowStripPlanner.forEachStrip(rows, band: band, completing: false) { k, strip in
+                        if k > 0 {
+                            let reads = rows[k].firstInputRow(forOutputRow: strip.lowerBound)..<rows[k].inputRowsRead(forOutputRows: strip.upperBound)
+                            for row in reads {
+                                XCTAssertTrue(held[k - 1].suffix(ring[k - 1]).contains(row),
+                                              "step \(k) reads row \(row) of a ring of \(ring[k - 1]), band \(band) of \(rows)")
+                            }
+                        }
+                        held[k] += Array(strip)
+                        if k == rows.count - 1 { covered += Array(strip) }
+                    }
+                }
+                XCTAssertEqual(covered, Array(0..<outputRows), "\(parts) bands of \(rows)")
+                XCTAssertEqual(ring.dropLast(), RowStripPlanner.ringRows(rows).dropLast(), "bands need no larger rings")
+            }
         }
     }
 
@@ -151,4 +216,14 @@ final class RowStripTests: XCTestCase {
             XCTAssertTrue(Array(strips.output(index)) == Array(whole.output(index)), "output \(index)")
         }
     }
+}
+
+/// A 1x1 stride-1 step over `rows` rows.
+private func pointwise(_ rows: Int) -> RowDependency {
+    RowDependency(inputRows: rows, outputRows: rows, stride: 1, padTop: 0, reach: 0)
+}
+
+/// A 3x3 step reading `rows` rows.
+private func depthwise3x3(_ rows: Int, stride: Int, padTop: Int) -> RowDependency {
+    RowDependency(inputRows: rows, outputRows: (rows + 2 * padTop - 3) / stride + 1, stride: stride, padTop: padTop, reach: 2)
 }

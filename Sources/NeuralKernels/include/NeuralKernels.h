@@ -80,9 +80,10 @@ void nk_depthwise_run(nk_isa isa, const nk_depthwise *conv, const float *packed,
 
 /// Worker threads that split one inference step: the caller and the workers claim parts until
 /// none is left; `nk_pool_run` returns when all parts are done. Which thread runs a part never
-/// changes the results (parts write disjoint outputs).
+/// changes the results (parts write disjoint outputs). `thread` says which thread runs the part (0 the
+/// caller, 1...workers the workers; never two parts at once on one thread), for per-thread scratch memory.
 typedef struct nk_pool nk_pool;
-typedef void (*nk_task)(void *context, int part, int parts);
+typedef void (*nk_task)(void *context, int part, int parts, int thread);
 /// A pool of `workers` threads (NULL when out of memory).
 nk_pool *nk_pool_create(int workers);
 /// Threads actually started.
