@@ -10,6 +10,7 @@
 #include "NeuralKernels.h"
 
 #include <pthread.h>
+#include <sched.h>
 #include <stdatomic.h>
 #include <stdint.h>
 #include <stdlib.h>
@@ -45,12 +46,23 @@ struct nk_pool {
     pthread_cond_t finished_all;
 };
 
+/// Spins this many pauses between offers of the core to other threads (`nk_spin`).
+#define NK_SPINS_PER_YIELD 64
+
 static inline void nk_pause(void) {
 #if defined(__x86_64__)
     __builtin_ia32_pause();
 #elif defined(__aarch64__)
     __asm__ volatile("yield");
 #endif
+}
+
+/// One turn of a spin-wait: a pause, and every `NK_SPINS_PER_YIELD` turns an offer of the core to
+/// another runnable thread. On a busy shared machine the thread a spinner waits for may itself be
+/// waiting for a core (perhaps this one); on an idle one the offer returns at once.
+static inline void nk_spin(int spins) {
+    if (spins % NK_SPINS_PER_YIELD == NK_SPINS_PER_YIELD - 1) sched_yield();
+    else nk_pause();
 }
 
 /// Claims and runs parts of the current run until none is left; `thread` is 0 for the caller,
@@ -80,7 +92,7 @@ static void *nk_worker_main(void *argument) {
         int spins = 0;
         while (atomic_load(&pool->generation) == seen && !atomic_load(&pool->stop)) {
             if (++spins < NK_POOL_SPINS) {
-                nk_pause();
+                nk_spin(spins);
                 continue;
             }
             pthread_mutex_lock(&pool->mutex);
@@ -135,7 +147,7 @@ void nk_pool_run(nk_pool *pool, nk_task task, void *context, int parts) {
     // Wait for parts other threads are running: spin a little, then sleep, which also lets the
     // OS move a worker that another process pushed off its core onto this one.
     for (int spins = 0; atomic_load(&pool->finished) < parts; spins++) {
-        if (spins < NK_CALLER_SPINS) { nk_pause(); continue; }
+        if (spins < NK_CALLER_SPINS) { nk_spin(spins); continue; }
         atomic_store(&pool->caller_waiting, 1);
         pthread_mutex_lock(&pool->mutex);
         while (atomic_load(&pool->finished) < parts) pthread_cond_wait(&pool->finished_all, &pool->mutex);
