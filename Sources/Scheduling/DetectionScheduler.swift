@@ -156,6 +156,16 @@ package struct SchedulerConfiguration: Sendable, Equatable {
     }
 }
 
+extension SchedulerConfiguration {
+    /// With --anonymize: a lost track's forecast place keeps its crop while its mask is held
+    /// (`maxAge` runs), and the tile sweep keeps its pace (no detection budget), so that an entering
+    /// face is found as soon as it was before the budget.
+    package mutating func anonymize(maxAge: Int) {
+        lostCropRuns = maxAge
+        quietTilePeriod = maxTilePeriod
+    }
+}
+
 /// Decides, frame by frame, where the detector looks: the whole frame at its base size on
 /// keyframes, a crop around every live track's forecast box, and full-resolution tiles in turn
 /// so that faces too small for the whole-frame pass are found within a bounded number of frames.

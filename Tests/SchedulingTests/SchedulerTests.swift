@@ -236,11 +236,11 @@ final class SchedulerTests: XCTestCase {
     /// How late a lone small face is first found once the sweep is quiet: every tile comes round
     /// within a quiet sweep (6 x 30 frames, 6 s at 720p and 30 fps) plus the sweep before it, whose
     /// pace was faster (the tile is chosen by the frame's number, so a change of pace can move a
-    /// tile's turn); with the budget off (--anonymize) within a sweep every 10th frame plus the fast one.
+    /// tile's turn); with --anonymize (no budget) within a sweep every 10th frame plus the fast one.
     func testEveryTileComesRoundWithinTheQuietSweep() {
         for budget in [true, false] {
             var configuration = SchedulerConfiguration(framesPerSecond: 30)
-            if !budget { configuration.quietTilePeriod = configuration.maxTilePeriod }
+            if !budget { configuration.anonymize(maxAge: 25) }
             var s = DetectionScheduler(width: 1280, height: 720, geometry: geometry, configuration: configuration)
             var plans: [Int: FramePlan] = [:]
             for frame in 0..<1200 { plans[frame] = s.plan(cut: false, forecasts: [], frame: frame) }
