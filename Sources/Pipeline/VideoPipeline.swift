@@ -94,7 +94,7 @@ struct PipelineBuilder {
         let inFlight = InFlightLimit(max(job.laneCount * 2, board?.reach ?? 0) + 2 + lookahead
                                      + ShotMarker(framesPerSecond: input.framesPerSecond).lookahead)
         var scheduler = adaptive ? SchedulerConfiguration(framesPerSecond: fps) : SchedulerConfiguration()
-        if job.overlay.anonymize != nil { scheduler.lostCropRuns = trackerConfiguration.maxAge }
+        if job.overlay.anonymize != nil { scheduler.anonymize(maxAge: trackerConfiguration.maxAge) }
         let planner = geometry.map { DetectionPlanner(geometry: $0, configuration: scheduler, board: board) }
         let crops = board.flatMap { board in
             geometry.map { CropPlanning(geometry: $0, configuration: scheduler, board: board, state: state, clock: clock) }

@@ -125,6 +125,10 @@ package struct SchedulerConfiguration: Sendable, Equatable {
     package var maxTilePeriod: Int
     /// Frames between two tiles while small faces are in sight (or after a cut).
     package var smallFaceTilePeriod: Int
+    /// Frames between two tiles once a whole sweep at `maxTilePeriod` went by with nothing new (no
+    /// new track, none missed, no small face), until something happens; `maxTilePeriod` turns the
+    /// budget off (--anonymize: an entering face is found as soon as it was before).
+    package var quietTilePeriod: Int
     /// A track missed by more than this many detector runs in a row gets no crop (the
     /// whole-frame passes look for it instead).
     package var cropMissedRuns: Int
@@ -138,16 +142,27 @@ package struct SchedulerConfiguration: Sendable, Equatable {
 
     /// Creates a configuration for video at `framesPerSecond`: a whole-frame pass at least twice a
     /// second (a face that enters between two is found backwards by the tracking stage's look-back,
-    /// which holds half a second), tiles at least every third of a second.
+    /// which holds half a second), tiles every third of a second, once a second after a quiet sweep.
     package init(framesPerSecond: Double = VideoTiming.assumedFramesPerSecond) {
         let fps = framesPerSecond.isFinite && framesPerSecond > 0 ? framesPerSecond : VideoTiming.assumedFramesPerSecond
         maxKeyframeInterval = max(2, Int((fps / 2).rounded()))
         maxTilePeriod = max(2, Int((fps / 3).rounded()))
         uncertainKeyframeInterval = 2
         smallFaceTilePeriod = 3
+        quietTilePeriod = max(maxTilePeriod, Int(fps.rounded()))
         cropMissedRuns = 3
         lostCropRuns = 3
         tileOverlap = 64
+    }
+}
+
+extension SchedulerConfiguration {
+    /// With --anonymize: a lost track's forecast place keeps its crop while its mask is held
+    /// (`maxAge` runs), and the tile sweep keeps its pace (no detection budget), so that an entering
+    /// face is found as soon as it was before the budget.
+    package mutating func anonymize(maxAge: Int) {
+        lostCropRuns = maxAge
+        quietTilePeriod = maxTilePeriod
     }
 }
 
@@ -162,7 +177,10 @@ package struct SchedulerConfiguration: Sendable, Equatable {
 ///   video; and tiles, only when the whole-frame pass sees the frame smaller than the tiles do, on
 ///   every `period`th frame of the video, the tile chosen by the frame's number too, the period
 ///   `smallFaceTilePeriod` while a small face is tracked (small faces come in groups) and for one
-///   sweep after a cut, otherwise `maxTilePeriod`. Keyed on the frame's number in the whole video
+///   sweep after a cut, otherwise `maxTilePeriod`, or `quietTilePeriod` once a whole sweep at
+///   `maxTilePeriod` went by without a new, tentative or just missed track (the detection budget:
+///   the keyframes keep their pace, so a face the whole-frame pass can see is still found within
+///   the look-back). Keyed on the frame's number in the whole video
 ///   (not on a count since the run began), the rhythm of a run that starts mid-video (a segment of
 ///   a split plan) falls in step with a whole run's once their tracks agree.
 /// - `addCrops` (from the freshest forecasts): a crop for each track missed at most
@@ -186,6 +204,10 @@ package struct DetectionScheduler: Sendable {
     private var nextFrame = 0
     /// Tiles left to run quickly after a cut (one sweep).
     private var fastTilesLeft = 0
+    /// The newest track serial seen in the forecasts (serials only grow): a larger one is a new face.
+    private var newestSerial = 0
+    /// Tiles run at `maxTilePeriod` since something happened; a whole sweep of them makes the sweep quiet.
+    private var slowTilesSinceEvent = 0
     /// `addCrops`'s own count: frames since the last whole-frame pass of either half.
     private var framesSinceWholeFrame = Int.max / 2
 
@@ -227,6 +249,7 @@ package struct DetectionScheduler: Sendable {
         plan.wholeFrame = FramePlan.wholeFrame(width: width, height: height, geometry: geometry).wholeFrame
         let live = cut ? [] : forecasts.filter { isInFrame($0.box) }
         if cut { fastTilesLeft = tiles.regions.count }
+        if cut || stale { slowTilesSinceEvent = 0 }
         // While the interval grows, counted from the last keyframe; at its longest, on the frames
         // numbered one short of its multiples (a whole run from frame 0 keeps its old rhythm up
         // to there), whatever frame the run began on.
@@ -288,9 +311,17 @@ package struct DetectionScheduler: Sendable {
     private mutating func tilePass(frame: Int, live: [TrackForecast]) -> ScheduledPass? {
         guard !tiles.regions.isEmpty else { return nil }
         let smallInSight = live.contains { $0.box.height * baseScale < geometry.reliableFaceSize }
-        let period = smallInSight || fastTilesLeft > 0 ? configuration.smallFaceTilePeriod : configuration.maxTilePeriod
+        // Something the sweep should look around for: a new face (a track not seen before, which a
+        // tile's own find is too), a tentative or just missed track.
+        let event = live.contains { $0.serial > newestSerial || $0.id == nil || (1...configuration.cropMissedRuns).contains($0.missedRuns) }
+        newestSerial = max(newestSerial, live.lazy.map(\.serial).max() ?? 0)
+        if smallInSight || fastTilesLeft > 0 || event { slowTilesSinceEvent = 0 }
+        let quiet = slowTilesSinceEvent >= tiles.regions.count
+        let period = smallInSight || fastTilesLeft > 0 ? configuration.smallFaceTilePeriod
+            : quiet ? configuration.quietTilePeriod : configuration.maxTilePeriod
         // Frames 2, 5, 8... with a period of 3 (tiles 0, 1, 2...), as a whole run always had.
         guard (frame + 1) % period == 0 else { return nil }
+        if fastTilesLeft == 0, !smallInSight, !quiet { slowTilesSinceEvent += 1 }
         fastTilesLeft = max(0, fastTilesLeft - 1)
         let index = ((frame + 1) / period - 1) % tiles.regions.count
         return ScheduledPass(kind: .tile(index: index), region: tiles.regions[index],

@@ -165,6 +165,95 @@ final class SchedulerTests: XCTestCase {
         XCTAssertEqual(Set(next).count, 12, "every tile once")
     }
 
+    /// The frames with a tile in `plans`, and which tile.
+    private func tiles(_ plans: [Int: FramePlan]) -> [(frame: Int, index: Int)] {
+        plans.keys.sorted().compactMap { frame in
+            plans[frame]!.passes.compactMap { pass -> (Int, Int)? in
+                if case .tile(let index) = pass.kind { return (frame, index) } else { return nil }
+            }.first
+        }
+    }
+
+    /// The detection budget (issue 33): at 720p, 30 fps (6 tiles, a tile every 10th frame, every
+    /// 30th once quiet), two big steady faces. After the first sweep at a tile every third frame and
+    /// one whole sweep at every 10th frame with nothing new, a tile every second; a new face brings
+    /// the tile every 10th frame back, for a whole sweep.
+    func testQuietSweepsStretchTheTilePeriodUntilANewFaceComes() {
+        var s = DetectionScheduler(width: 1280, height: 720, geometry: geometry, configuration: SchedulerConfiguration(framesPerSecond: 30))
+        XCTAssertEqual(s.tileRegions.count, 6)
+        let two = [steady(1, Rect(x: 200, y: 200, width: 110, height: 130)), steady(2, Rect(x: 800, y: 180, width: 110, height: 130))]
+        let three = two + [steady(3, Rect(x: 500, y: 300, width: 100, height: 120))]
+        var plans: [Int: FramePlan] = [:]
+        for frame in 0..<600 { plans[frame] = s.plan(cut: false, forecasts: frame == 0 ? [] : frame < 400 ? two : three, frame: frame) }
+        let frames = tiles(plans).map(\.frame)
+        XCTAssertEqual(frames.filter { $0 < 18 }, [2, 5, 8, 11, 14, 17], "the first sweep: a tile every third frame")
+        XCTAssertEqual(frames.filter { (18..<80).contains($0) }, [19, 29, 39, 49, 59, 69], "then every 10th frame of the video")
+        XCTAssertEqual(frames.filter { (70..<400).contains($0) }, Array(stride(from: 89, to: 400, by: 30)),
+                       "after a whole sweep with nothing new: every 30th frame")
+        XCTAssertEqual(frames.filter { (400..<470).contains($0) }, [409, 419, 429, 439, 449, 459],
+                       "a new face: every 10th frame again, for a whole sweep")
+        XCTAssertEqual(frames.filter { (460..<600).contains($0) }, Array(stride(from: 479, to: 600, by: 30)))
+        XCTAssertEqual(frames.count, 34, "main ran 6 + 59 tiles on these 600 frames")
+        // Keyframes keep their half second whatever the tiles do: a big face entering is found
+        // inside the look-back.
+        let keyframes = plans.keys.sorted().filter { plans[$0]!.passes.contains { $0.kind == .full } }
+        XCTAssertLessThanOrEqual(zip(keyframes, keyframes.dropFirst()).map { $1 - $0 }.max() ?? 99, 15)
+    }
+
+    /// A cut, a lost track, a tentative one or a small face in sight end the quiet stretch at once.
+    func testACutALostTrackOrASmallFaceBringTheFullPaceBack() {
+        let big = steady(1, Rect(x: 200, y: 200, width: 110, height: 130))
+        func quiet() -> DetectionScheduler {
+            var s = DetectionScheduler(width: 1280, height: 720, geometry: geometry, configuration: SchedulerConfiguration(framesPerSecond: 30))
+            for frame in 0..<200 { _ = s.plan(cut: false, forecasts: frame == 0 ? [] : [big], frame: frame) }
+            return s
+        }
+        func tileFrames(_ s: inout DetectionScheduler, from start: Int, _ forecasts: [TrackForecast], cut: Int? = nil) -> [Int] {
+            var plans: [Int: FramePlan] = [:]
+            for frame in start..<start + 60 {
+                plans[frame] = s.plan(cut: frame == cut, forecasts: frame == cut ? [] : forecasts, stale: frame == cut.map { $0 + 1 }, frame: frame)
+            }
+            return tiles(plans).map(\.frame)
+        }
+        var s = quiet()
+        XCTAssertEqual(tileFrames(&s, from: 200, [big]), [209, 239], "quiet: every 30th frame")
+        var missed = big
+        missed.missedRuns = 1
+        s = quiet()
+        XCTAssertEqual(tileFrames(&s, from: 200, [missed]), Array(stride(from: 209, to: 260, by: 10)), "a track just missed")
+        var tentative = big
+        tentative.id = nil
+        s = quiet()
+        XCTAssertEqual(tileFrames(&s, from: 200, [tentative]), Array(stride(from: 209, to: 260, by: 10)), "a tentative track")
+        s = quiet()
+        XCTAssertEqual(tileFrames(&s, from: 200, [big, steady(2, Rect(x: 900, y: 400, width: 30, height: 36))]),
+                       Array(stride(from: 200, to: 260, by: 3)), "a small face: a tile every third frame")
+        s = quiet()
+        XCTAssertEqual(tileFrames(&s, from: 200, [big], cut: 210), [209] + Array(stride(from: 212, to: 228, by: 3)) + [229, 239, 249, 259],
+                       "a cut: the fast sweep, then every 10th frame")
+    }
+
+    /// How late a lone small face is first found once the sweep is quiet: every tile comes round
+    /// within a quiet sweep (6 x 30 frames, 6 s at 720p and 30 fps) plus the sweep before it, whose
+    /// pace was faster (the tile is chosen by the frame's number, so a change of pace can move a
+    /// tile's turn); with --anonymize (no budget) within a sweep every 10th frame plus the fast one.
+    func testEveryTileComesRoundWithinTheQuietSweep() {
+        for budget in [true, false] {
+            var configuration = SchedulerConfiguration(framesPerSecond: 30)
+            if !budget { configuration.anonymize(maxAge: 25) }
+            var s = DetectionScheduler(width: 1280, height: 720, geometry: geometry, configuration: configuration)
+            var plans: [Int: FramePlan] = [:]
+            for frame in 0..<1200 { plans[frame] = s.plan(cut: false, forecasts: [], frame: frame) }
+            let visits = tiles(plans)
+            for index in 0..<6 {
+                let frames = [0] + visits.filter { $0.index == index }.map(\.frame) + [1199]
+                let gap = zip(frames, frames.dropFirst()).map { $1 - $0 }.max()!
+                XCTAssertLessThanOrEqual(gap, budget ? 6 * 30 + 6 * 10 : 6 * 10 + 6 * 3, "tile \(index), budget \(budget)")
+            }
+            XCTAssertEqual(visits.count, budget ? 6 + 6 + 38 : 6 + 119)
+        }
+    }
+
     func testNoTilesWhenTheWholeFramePassIsNative() {
         XCTAssertTrue(scheduler(640, 360).tileRegions.isEmpty)
         XCTAssertTrue(scheduler(700, 400).tileRegions.isEmpty, "barely larger: the base pass sees nearly all")
