@@ -98,4 +98,38 @@ final class ShotRuleTests: XCTestCase {
         XCTAssertGreaterThanOrEqual(astronaut, 20, "the astronaut is named from the split on")
         for frame in 95..<125 { XCTAssertEqual(names[frame], ["hopper"], "frame \(frame)") }
     }
+
+    /// Grace Hopper, then a dissolve into the astronaut like the corpus bench's (the astronaut's
+    /// weight (n - 49) / 13 on frame n: Hopper outweighs her up to frame 55, she outweighs Hopper
+    /// from frame 56), both known. The frame the detector marks as the dissolve's middle is two
+    /// faces blended about half and half, and names no one; no frame on which one person outweighs
+    /// is named as the other. Main 07f1631 marked frame 55 (46 % astronaut), started her track
+    /// there and named it astronaut from its start, as it named 5 strangers' frames on the
+    /// corpus's report half.
+    func testTheBlendedMiddleOfADissolveNamesNoOne() throws {
+        let folder = try TemporaryFolder()
+        let clip = folder.file("dissolve.mp4"), known = folder.file("known")
+        let shot = "scale=-2:240,pad=640:360:(ow-iw)/2:60:color=0x505a64,setsar=1,fps=25,format=yuv420p"
+        try Tools.ffmpeg(["-loop", "1", "-t", "4.5", "-i", Self.fixtures + "/photo_hopper_1.jpg",
+                          "-loop", "1", "-t", "4.5", "-i", Self.fixtures + "/photo_astronaut_1.jpg", "-filter_complex",
+                          "[0:v]\(shot)[a];[1:v]\(shot)[b];[a][b]blend=all_expr='A+(B-A)*clip((N-49)/13\\,0\\,1)',format=yuv420p[v]",
+                          "-map", "[v]", "-c:v", "libx264", "-crf", "18", clip])
+        try FileManager.default.createDirectory(atPath: known, withIntermediateDirectories: true)
+        try FileManager.default.copyItem(atPath: Self.fixtures + "/photo_hopper_2.jpg", toPath: known + "/hopper.jpg")
+        try FileManager.default.copyItem(atPath: Self.fixtures + "/photo_astronaut_2.jpg", toPath: known + "/astronaut.jpg")
+        let rows = try process(clip, ["--known", known])
+        var names: [Int: Set<String>] = [:], shots: [Int: Int] = [:]
+        for row in rows {
+            guard let frame = Int(row["frame"] ?? "") else { continue }
+            names[frame, default: []].insert(row["person"] ?? "")
+            shots[frame] = Int(row["shot"] ?? "")
+        }
+        guard let middle = shots.filter({ $0.value == 1 }).keys.min() else { return XCTFail("no dissolve found") }
+        XCTAssertTrue((53...58).contains(middle), "the dissolve is marked at frame \(middle)")
+        XCTAssertEqual(names[middle]?.subtracting([""]) ?? [], [], "the blended middle names no one")
+        for frame in 0...55 { XCTAssertFalse(names[frame]?.contains("astronaut") ?? false, "frame \(frame): Hopper outweighs") }
+        for frame in 56...111 { XCTAssertFalse(names[frame]?.contains("hopper") ?? false, "frame \(frame): the astronaut outweighs") }
+        XCTAssertGreaterThanOrEqual((0..<49).filter { names[$0] == ["hopper"] }.count, 45)
+        XCTAssertGreaterThanOrEqual((62...111).filter { names[$0] == ["astronaut"] }.count, 45)
+    }
 }

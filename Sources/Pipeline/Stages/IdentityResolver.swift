@@ -169,12 +169,16 @@ final class IdentityResolver {
     }
 
     /// Fills the person and the mask decision of rows of `time` leaving the look-ahead (written or
-    /// hidden): each row takes the name its track had at that time.
-    func label(_ rows: inout [TrackedFace], time: Double) {
+    /// hidden): each row takes the name its track had at that time. On a `mixed` picture (a
+    /// dissolve's middle, about half one shot and half the other: two faces blended) no row is
+    /// named, whoever its track turns out to be; masks stay on the safe side (`--keep` masks it,
+    /// `--only` masks it as it would its track).
+    func label(_ rows: inout [TrackedFace], time: Double, mixed: Bool = false) {
         for i in rows.indices {
             let serial = rows[i].trackSerial
-            let match = serial == 0 ? nil : people[serial]?.name(at: time)
+            let track = serial == 0 ? nil : people[serial]?.name(at: time)
             if serial != 0 { people[serial]?.forget(before: time) }
+            let match = mixed ? nil : track
             let person = match?.name
             rows[i].person = person
             rows[i].personDistance = match?.distance
@@ -182,7 +186,7 @@ final class IdentityResolver {
                 // Fail safe: only a face named as a kept person goes unmasked.
                 rows[i].masked = !(person.map(keep.contains) ?? false)
             } else if let only {
-                rows[i].masked = person.map(only.contains) ?? false
+                rows[i].masked = track.map { only.contains($0.name) } ?? false
             }
         }
     }

@@ -208,8 +208,9 @@ final class TrackingStage {
         if let identity = serial.identity {
             // Identities are published as rows leave the window, when the most evidence is in.
             job.hidden += identity.publish(&job.faces, frame: job.number, time: job.time)
-            identity.label(&job.faces, time: job.time)
-            identity.label(&job.hidden, time: job.time)
+            // A dissolve's middle picture blends two faces: it names no one.
+            identity.label(&job.faces, time: job.time, mixed: job.boundary == .dissolve)
+            identity.label(&job.hidden, time: job.time, mixed: job.boundary == .dissolve)
         }
         for i in job.faces.indices { job.faces[i].shot = job.shot }
         for i in job.hidden.indices { job.hidden[i].shot = job.shot }
