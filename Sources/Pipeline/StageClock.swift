@@ -63,9 +63,8 @@ final class StageClock: Sendable {
         stages.append(RunStatistics.Stage(name: "codec threads", cpuSeconds: max(0, cpu - seconds.reduce(0, +))))
         var statistics = RunStatistics(stages: stages, cpuSeconds: cpu, peakMemoryBytes: after.peakMemoryBytes)
         let passSeconds = passTotals.withLock { $0 }
-        let passCounts = [counts.full, counts.crops, counts.tiles, counts.lookBack]
         statistics.passes = RunStatistics.PassKind.allCases.map {
-            RunStatistics.Passes(kind: $0.name, count: passCounts[$0.rawValue], cpuSeconds: passSeconds[$0.rawValue])
+            RunStatistics.Passes(kind: $0.name, count: counts.count(of: $0), cpuSeconds: passSeconds[$0.rawValue])
         }
         return statistics
     }

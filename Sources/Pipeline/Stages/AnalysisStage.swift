@@ -111,14 +111,7 @@ final class AnalysisStage: Sendable {
         var pictures: [BGRAImage] = [], sampled: [ScheduledPass] = []
         defer { for picture in pictures { imagePool.release(picture) } }
         for pass in crops {
-            let picture = imagePool.acquire(width: pass.pictureWidth, height: pass.pictureHeight)
-            var done = pass
-            do {
-                done.region = try clock.time(.convert) {
-                    try lane.sampler.sample(job.frame, orientation: job.orientation, region: pass.region, into: picture)
-                }
-            } catch {
-                imagePool.release(picture)
+            guard let (picture, done) = try? sample(pass, on: job, lane: lane) else {
                 part.failed = true
                 continue
             }
@@ -177,16 +170,28 @@ final class AnalysisStage: Sendable {
     /// One pass: its region scaled straight from the decoded frame, then the detector. The pass
     /// comes back with the region actually sampled (snapped to whole, chroma-aligned pixels).
     private func detect(_ pass: ScheduledPass, on job: FrameJob, lane: Lane) throws -> FoundFaces.Found {
-        let picture = imagePool.acquire(width: pass.pictureWidth, height: pass.pictureHeight)
+        let (picture, sampled) = try sample(pass, on: job, lane: lane)
         defer { imagePool.release(picture) }
-        var sampled = pass
-        sampled.region = try clock.time(.convert) {
-            try lane.sampler.sample(job.frame, orientation: job.orientation, region: pass.region, into: picture)
-        }
         let faces = try clock.time(.detect) {
             try clock.timePass(RunStatistics.PassKind(pass.kind)) { try lane.detector!.detect(in: picture) }
         }
         return FoundFaces.Found(faces: faces, pass: sampled)
+    }
+
+    /// The pass's picture from the pool, filled from the decoded frame, and the pass with the
+    /// region actually sampled; the caller releases the picture (a failed sample releases it here).
+    private func sample(_ pass: ScheduledPass, on job: FrameJob, lane: Lane) throws -> (picture: BGRAImage, pass: ScheduledPass) {
+        let picture = imagePool.acquire(width: pass.pictureWidth, height: pass.pictureHeight)
+        var sampled = pass
+        do {
+            sampled.region = try clock.time(.convert) {
+                try lane.sampler.sample(job.frame, orientation: job.orientation, region: pass.region, into: picture)
+            }
+        } catch {
+            imagePool.release(picture)
+            throw error
+        }
+        return (picture, sampled)
     }
 }
 
@@ -261,6 +266,16 @@ extension RunStatistics.PassKind {
 }
 
 extension DetectionPassCounts {
+    /// How many passes of `kind` ran.
+    func count(of kind: RunStatistics.PassKind) -> Int {
+        switch kind {
+        case .wholeFrame: return full
+        case .crops: return crops
+        case .tiles: return tiles
+        case .lookBack: return lookBack
+        }
+    }
+
     mutating func add(_ other: DetectionPassCounts) {
         full += other.full
         crops += other.crops
