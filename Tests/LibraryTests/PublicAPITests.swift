@@ -6,11 +6,13 @@ import XCTest
 /// What a program that imports `FaceTrack` can do with the public API alone (no `@testable`):
 /// the calls docs/library.md shows.
 final class PublicAPITests: XCTestCase {
-    /// The repository's models folder (the default lookup walks up from the test binary too, but
-    /// an explicit folder makes the test independent of where the bundle is built).
+    /// The folder scripts/setup put the models in (`InstalledModels`: $FACETRACK_MODELS, else the
+    /// repository's), named explicitly so the test does not depend on where the bundle is built.
     private var models: ModelLocator {
-        ModelLocator(explicitDirectory: URL(fileURLWithPath: #filePath).deletingLastPathComponent()
-            .deletingLastPathComponent().deletingLastPathComponent().appendingPathComponent("models").path)
+        get throws {
+            let model = try InstalledModels.path("face_detection_full_range.tflite")
+            return ModelLocator(explicitDirectory: (model as NSString).deletingLastPathComponent)
+        }
     }
 
     private var portrait: String {
@@ -38,7 +40,7 @@ final class PublicAPITests: XCTestCase {
 
     func testTrackAndDrawOwnFramesWithTheSecondPass() throws {
         let photo = try ImageLoader.load(path: portrait).image
-        let detection = DetectionSettings(detector: .blazeface(), models: models)
+        let detection = DetectionSettings(detector: .blazeface(), models: try models)
         let tracking = TrackingSettings(minHits: 2)
         let threshold = detection.effectiveThreshold
         let detector = try XCTUnwrap(detection.makeDetector(threshold: tracking.detectorThreshold(reportingAt: threshold)))
@@ -60,7 +62,7 @@ final class PublicAPITests: XCTestCase {
         let clip = folder.file("clip.mp4")
         try Tools.ffmpeg(["-f", "lavfi", "-i", "testsrc2=size=96x64:rate=10", "-frames:v", "6", "-pix_fmt", "yuv420p", clip])
         var job = FaceTrackJob(input: clip, outputs: JobOutputs(video: folder.file("out.mp4"), csv: folder.file("t.csv")))
-        job.detection = DetectionSettings(detector: .blazeface(), models: models)
+        job.detection = DetectionSettings(detector: .blazeface(), models: try models)
         job.overlay.kinds = [.boxes, .labels]
         let summary = try job.run()
         XCTAssertEqual(summary.frames, 6)
@@ -79,7 +81,7 @@ final class PublicAPITests: XCTestCase {
         let folder = try TemporaryFolder()
         try "not an image".write(toFile: folder.file("broken.jpg"), atomically: false, encoding: .utf8)
         var job = StillImageJob(images: [portrait, folder.file("broken.jpg")], csv: folder.file("faces.csv"))
-        job.detection = DetectionSettings(detector: .blazeface(), models: models)
+        job.detection = DetectionSettings(detector: .blazeface(), models: try models)
         var failed: [String] = []
         let summary = try job.run { image, error in
             XCTAssertTrue(error is MediaError, "\(error)")
