@@ -87,6 +87,17 @@ public final class BGRAImage: @unchecked Sendable {
         return image
     }
 
+    /// Copies `image` into this one with its top-left corner at (`x`, `y`); parts falling outside
+    /// are left out.
+    package func paste(_ image: BGRAImage, x: Int, y: Int) {
+        let x0 = max(0, x), x1 = min(width, x + image.width)
+        guard x1 > x0 else { return }
+        for ty in max(0, y)..<max(max(0, y), min(height, y + image.height)) {
+            row(ty).advanced(by: x0 * 4).update(from: image.row(ty - y).advanced(by: (x0 - x) * 4), count: (x1 - x0) * 4)
+        }
+        contentsDidChange()
+    }
+
     /// Forgets the cached downscaled views; call after writing pixels.
     public func contentsDidChange() {
         if !downscaleCache.isEmpty { downscaleCache.removeAll(keepingCapacity: true) }

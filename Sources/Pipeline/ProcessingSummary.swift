@@ -54,13 +54,17 @@ public struct DetectionPassCounts: Sendable, Equatable {
     public var tiles = 0
     /// Crops on held frames, looking back for a newly confirmed track's first frames.
     public var lookBack = 0
+    /// Close-up passes: the frame shrunk into a larger black canvas, run when a whole-frame pass
+    /// saw a face too large for the picture.
+    public var closeUp = 0
 
     /// Creates counts.
-    public init(full: Int = 0, crops: Int = 0, tiles: Int = 0, lookBack: Int = 0) {
+    public init(full: Int = 0, crops: Int = 0, tiles: Int = 0, lookBack: Int = 0, closeUp: Int = 0) {
         self.full = full
         self.crops = crops
         self.tiles = tiles
         self.lookBack = lookBack
+        self.closeUp = closeUp
     }
 }
 
@@ -89,7 +93,7 @@ public struct RunStatistics: Sendable, Equatable, Codable {
 
     /// A kind of detector pass (`--detection adaptive` mixes them).
     public enum PassKind: Int, CaseIterable, Sendable {
-        case wholeFrame, crops, tiles, lookBack
+        case wholeFrame, crops, tiles, lookBack, closeUp
 
         /// As `--stats` and the results JSON name it.
         public var name: String {
@@ -98,13 +102,14 @@ public struct RunStatistics: Sendable, Equatable, Codable {
             case .crops: return "crops"
             case .tiles: return "tiles"
             case .lookBack: return "look-back"
+            case .closeUp: return "close-up"
             }
         }
     }
 
     /// How many passes of one kind ran and the detector's CPU time on them.
     public struct Passes: Sendable, Equatable, Codable {
-        /// whole-frame, crops, tiles or look-back.
+        /// whole-frame, crops, tiles, look-back or close-up.
         public var kind: String
         /// Passes run, fallbacks to a whole frame included.
         public var count: Int

@@ -139,7 +139,9 @@ struct PipelineBuilder {
             queue: DispatchQueue(label: "facetrack.track"))
         let analysis = AnalysisStage(lanes: lanes, every: job.detection.detectEvery,
                                      filter: DetectionFilter(maxFaces: job.detection.maxFaces), pool: pool, state: state,
-                                     clock: clock, phase: phase, next: { job in tracking.async { $0.accept(job) } })
+                                     clock: clock, phase: phase,
+                                     closeUp: geometry.map { (CloseUpRule(confidentScore: trackerConfiguration.birthThreshold ?? trackerConfiguration.highThreshold), $0) },
+                                     next: { job in tracking.async { $0.accept(job) } })
         return VideoPipeline(input: input, state: state, clock: clock, inFlight: inFlight, window: lookahead, pool: pool,
                              lanes: lanes, planner: planner,
                              crops: crops, analysis: analysis, tracking: tracking, encode: encode, finish: finish,

@@ -28,12 +28,19 @@ package struct DetectionMerger: Sendable {
     /// Adds the faces `pass` found, in its picture's pixels.
     package mutating func add(_ found: [FaceObservation], from pass: ScheduledPass) {
         let sx = pass.region.width / Double(pass.pictureWidth), sy = pass.region.height / Double(pass.pictureHeight)
+        let reachesBeyond = pass.region.intersection(frame) != pass.region
         for face in found {
             if isCut(face.bounds, pictureWidth: pass.pictureWidth, pictureHeight: pass.pictureHeight, region: pass.region) {
                 continue
             }
             var mapped = face.mapped(scaleX: sx, scaleY: sy, offsetX: pass.region.x, offsetY: pass.region.y)
             mapped.source = pass.source
+            // A padded picture (a close-up) boxes a face beyond the frame: clamped to it, as the
+            // whole-frame pass's boxes are to its picture.
+            if reachesBeyond {
+                mapped.bounds = mapped.bounds.intersection(frame)
+                if mapped.bounds.area <= 0 { continue }
+            }
             faces.append(mapped)
         }
     }

@@ -12,6 +12,9 @@ package struct ScheduledPass: Sendable, Equatable {
         case crop(serial: Int)
         /// Tile number `index` of the frame's tile grid.
         case tile(index: Int)
+        /// The whole frame shrunk into a larger canvas, the rest black, so that a face larger
+        /// than the picture is seen whole (`CloseUpRule` says when).
+        case closeUp
     }
 
     package var kind: Kind
@@ -34,7 +37,7 @@ package struct ScheduledPass: Sendable, Equatable {
     /// The row source of the faces this pass finds.
     package var source: ObservationSource {
         switch kind {
-        case .full: return .detected
+        case .full, .closeUp: return .detected
         case .crop: return .refined
         case .tile: return .tile
         }
@@ -78,6 +81,9 @@ package struct FramePlan: Sendable, Equatable {
     package var looksEverywhere = false
     /// The whole-frame pass at the detector's base size, run instead when a crop or tile fails.
     package var wholeFrame: ScheduledPass?
+    /// The live tracks' boxes the keyframe was planned from: a face tracked already needs no
+    /// close-up pass (`CloseUpRule`).
+    package var trackedBoxes: [Rect] = []
 
     /// One whole-frame pass at the detector's base size (`--detection full`).
     package static func wholeFrame(width: Int, height: Int, geometry: DetectionGeometry) -> FramePlan {
@@ -248,6 +254,7 @@ package struct DetectionScheduler: Sendable {
         plan.frameHeight = height
         plan.wholeFrame = FramePlan.wholeFrame(width: width, height: height, geometry: geometry).wholeFrame
         let live = cut ? [] : forecasts.filter { isInFrame($0.box) }
+        plan.trackedBoxes = live.map(\.box)
         if cut { fastTilesLeft = tiles.regions.count }
         if cut || stale { slowTilesSinceEvent = 0 }
         // While the interval grows, counted from the last keyframe; at its longest, on the frames

@@ -101,6 +101,7 @@ enum ProcessCommand: Command {
         let p = s.detectionPasses
         if p.crops + p.tiles > 0 { text += ", detector passes: \(p.full) whole-frame, \(p.crops) crops, \(p.tiles) tiles" }
         if p.lookBack > 0 { text += ", \(p.lookBack) look-back crops" }
+        if p.closeUp > 0 { text += ", \(p.closeUp) close-up passes" }
         if s.shotCuts > 0 { text += ", \(s.shotCuts) shot cuts" }
         if s.fallbacks > 0 { text += ", \(s.fallbacks) crops or tiles redone as whole-frame passes" }
         return text

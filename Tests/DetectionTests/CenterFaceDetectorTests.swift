@@ -83,6 +83,19 @@ final class CenterFaceDetectorTests: XCTestCase {
         XCTAssertEqual(try alone.detect(in: [BGRAImage]()), [])
     }
 
+    /// The weak candidates the close-up rule reads come apart from the faces, which stay exactly
+    /// what `detect(in:)` gives (the suppression takes the strongest first).
+    func testWeakCandidatesLeaveTheFacesAsTheyAre() throws {
+        let detector = try detector(inputSize: 256, threshold: 0.5)
+        for picture in DetectionTestSupport.batchPictures(try hopper()) {
+            let found = try detector.detect(in: picture, weakFrom: 0.02)
+            XCTAssertEqual(found.faces, try detector.detect(in: picture))
+            XCTAssertTrue(found.weak.allSatisfy { $0.confidence > 0.02 && $0.confidence <= 0.5 }, "\(found.weak)")
+        }
+        // A floor above the threshold asks for nothing more.
+        XCTAssertEqual(try detector.detect(in: try hopper(), weakFrom: 0.9).weak, [])
+    }
+
     func testNetworkSizeKeepsAspectAndRoundsToMultiplesOf32() throws {
         let detector = try detector(inputSize: 640)
         XCTAssertTrue(detector.networkSize(width: 1280, height: 720) == (640, 384))

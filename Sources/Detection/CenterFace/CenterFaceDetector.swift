@@ -9,7 +9,7 @@ import NeuralRuntime
 /// is a multiple of 32; a network is planned per input size and cached. Faces come with a box,
 /// the heatmap score, both eyes, the nose, the mouth (midpoint of the corners) and `roll`.
 /// One instance per thread.
-package final class CenterFaceDetector: FaceDetector {
+package final class CenterFaceDetector: FaceDetector, WeakCandidateDetector {
     /// The `--detector` name.
     package let name = "centerface"
     /// The model file name looked up through `ModelLocator`.
@@ -148,6 +148,11 @@ package final class CenterFaceDetector: FaceDetector {
     /// The decoded detections in network-input pixels (before undoing the resize).
     package func detections(in image: BGRAImage) throws -> [CenterFaceDecoder.Detection] {
         guard !image.isEmpty else { return [] }
+        return try detections(in: image, decoder: decoder)
+    }
+
+    /// One network run on `image` (not empty), decoded by `decoder`.
+    private func detections(in image: BGRAImage, decoder: CenterFaceDecoder) throws -> [CenterFaceDecoder.Detection] {
         let size = networkSize(width: image.width, height: image.height)
         let network = try plannedNetwork(batch: 1, width: size.width, height: size.height)
         sampler.fill(network.input(0), width: size.width, height: size.height, from: image)
@@ -155,6 +160,20 @@ package final class CenterFaceDetector: FaceDetector {
         return decoder.decode(heatmap: network.output(0), scale: network.output(1), offset: network.output(2),
                               landmarks: network.output(3), rows: size.height / 4, columns: size.width / 4,
                               inputWidth: size.width, inputHeight: size.height)
+    }
+
+    /// The faces in `image` (as `detect(in:)` gives them) and, apart, the weaker ones scoring from
+    /// `floor` up to the threshold: the evidence the close-up rule reads (a face filling the frame
+    /// scores low). A face above the threshold is kept or suppressed exactly as `detect(in:)` does,
+    /// since the suppression takes the strongest first.
+    package func detect(in image: BGRAImage, weakFrom floor: Double) throws -> (faces: [FaceObservation], weak: [FaceObservation]) {
+        guard min(image.width, image.height) >= 32, !image.isEmpty else { return ([], []) }
+        let size = networkSize(width: image.width, height: image.height)
+        let all = try detections(in: image, decoder: CenterFaceDecoder(threshold: min(floor, threshold), overlap: decoder.overlap))
+        let scaleX = Double(size.width) / Double(image.width), scaleY = Double(size.height) / Double(image.height)
+        let found = all.compactMap { observation(from: $0, scaleX: scaleX, scaleY: scaleY) }
+            .filter { $0.bounds.width >= minFaceSize && $0.bounds.height >= minFaceSize }
+        return (found.filter { $0.confidence > threshold }, found.filter { $0.confidence <= threshold })
     }
 
     /// Maps one detection to frame pixels; nil when it is degenerate.

@@ -1,3 +1,4 @@
+import Detection
 import FaceCore
 import Scheduling
 import Synchronization
@@ -22,12 +23,16 @@ final class AnalysisStage: Sendable {
     private let imagePool: ImagePool
     /// Passes run, by kind, and crops or tiles that failed and fell back to a whole-frame pass.
     private let counts = Mutex((passes: DetectionPassCounts(), fallbacks: 0))
+    /// When a whole-frame pass calls for a close-up pass, and how its picture is sized; `nil`
+    /// never runs one (a detector that gives no weak candidates never does either).
+    private let closeUp: (rule: CloseUpRule, geometry: DetectionGeometry)?
 
     /// Detects on every `every`-th frame (counting from `-phase`: a segment counts by its frames'
     /// numbers in the whole video), keeps what `filter` keeps, hands frames to `next` in order.
     init(lanes: LanePool<Lane>, every: Int, filter: DetectionFilter, pool: ImagePool, state: RunState, clock: StageClock,
-         phase: Int = 0, next: @escaping FrameHandoff) {
+         phase: Int = 0, closeUp: (rule: CloseUpRule, geometry: DetectionGeometry)? = nil, next: @escaping FrameHandoff) {
         self.pool = lanes
+        self.closeUp = closeUp
         self.state = state
         self.phase = phase
         inOrder = Reorderer(emit: next)
@@ -91,17 +96,44 @@ final class AnalysisStage: Sendable {
         if together { detectTogether(crops, on: job, lane: lane, into: &part) }
         for pass in passes where !(together && pass.kind.isCrop) {
             do {
+                if pass.kind == .full, let closeUp, let detector = lane.detector as? WeakCandidateDetector {
+                    try detectWhole(pass, closeUp: closeUp, detector: detector, on: job, lane: lane, into: &part)
+                    continue
+                }
                 part.found.append(try detect(pass, on: job, lane: lane))
                 switch pass.kind {
                 case .full: part.counts.full += 1
                 case .crop: part.counts.crops += 1
                 case .tile: part.counts.tiles += 1
+                case .closeUp: part.counts.closeUp += 1
                 }
             } catch where pass.kind != .full {
                 part.failed = true
             }
         }
         return part
+    }
+
+    /// A whole-frame pass that also reads the detector's weak candidates and, when they show a face
+    /// too large for the picture (`CloseUpRule`), runs the close-up pass on the same frame.
+    private func detectWhole(_ pass: ScheduledPass, closeUp: (rule: CloseUpRule, geometry: DetectionGeometry),
+                             detector: WeakCandidateDetector, on job: FrameJob, lane: Lane, into part: inout FoundFaces.Part) throws {
+        let (picture, sampled) = try sample(pass, on: job, lane: lane)
+        let found = try clock.time(.detect) {
+            try clock.timePass(.wholeFrame) { try detector.detect(in: picture, weakFrom: closeUp.rule.floor) }
+        }
+        imagePool.release(picture)
+        part.found.append(FoundFaces.Found(faces: found.faces, pass: sampled))
+        part.counts.full += 1
+        // Shares and the border are the same in the picture's pixels as in the frame's.
+        let sx = Double(pass.pictureWidth) / pass.region.width, sy = Double(pass.pictureHeight) / pass.region.height
+        let tracked = (job.plan?.trackedBoxes ?? []).map { Rect(x: $0.x * sx, y: $0.y * sy, width: $0.width * sx, height: $0.height * sy) }
+        guard closeUp.rule.wantsCloseUp(found.faces + found.weak, width: pass.pictureWidth, height: pass.pictureHeight,
+                                        tracked: tracked) else { return }
+        let size = job.orientation.uprightSize(width: job.frame.width, height: job.frame.height)
+        part.found.append(try detect(closeUp.rule.pass(width: size.width, height: size.height, geometry: closeUp.geometry),
+                                     on: job, lane: lane))
+        part.counts.closeUp += 1
     }
 
     /// A frame's crops as one call to the detector, which runs pictures of one size as a batch
@@ -181,6 +213,10 @@ final class AnalysisStage: Sendable {
     /// The pass's picture from the pool, filled from the decoded frame, and the pass with the
     /// region actually sampled; the caller releases the picture (a failed sample releases it here).
     private func sample(_ pass: ScheduledPass, on job: FrameJob, lane: Lane) throws -> (picture: BGRAImage, pass: ScheduledPass) {
+        let size = job.orientation.uprightSize(width: job.frame.width, height: job.frame.height)
+        if let inside = pass.insideFrame(width: size.width, height: size.height) {
+            return try samplePadded(pass, inside: inside, on: job, lane: lane)
+        }
         let picture = imagePool.acquire(width: pass.pictureWidth, height: pass.pictureHeight)
         var sampled = pass
         do {
@@ -191,6 +227,30 @@ final class AnalysisStage: Sendable {
             imagePool.release(picture)
             throw error
         }
+        return (picture, sampled)
+    }
+}
+
+extension AnalysisStage {
+    /// A pass whose region reaches beyond the frame (a close-up): the frame's part scaled into its
+    /// place in the picture, the rest black; the pass comes back with the region the picture shows.
+    private func samplePadded(_ pass: ScheduledPass, inside: (region: Rect, picture: PixelRect), on job: FrameJob,
+                              lane: Lane) throws -> (picture: BGRAImage, pass: ScheduledPass) {
+        let picture = imagePool.acquire(width: pass.pictureWidth, height: pass.pictureHeight)
+        let part = imagePool.acquire(width: inside.picture.width, height: inside.picture.height)
+        defer { imagePool.release(part) }
+        var sampled = pass
+        do {
+            let region = try clock.time(.convert) {
+                try lane.sampler.sample(job.frame, orientation: job.orientation, region: inside.region, into: part)
+            }
+            sampled.region = pass.paddedRegion(sampled: region, picture: inside.picture)
+        } catch {
+            imagePool.release(picture)
+            throw error
+        }
+        picture.fill(b: 0, g: 0, r: 0)
+        picture.paste(part, x: inside.picture.x0, y: inside.picture.y0)
         return (picture, sampled)
     }
 }
@@ -245,12 +305,13 @@ private extension ScheduledPass.Kind {
         return false
     }
 
-    /// Passes merge whole-frame first, then crops, then tiles.
+    /// Passes merge whole-frame first, then the close-up, then crops, then tiles.
     var mergeRank: Int {
         switch self {
         case .full: return 0
-        case .crop: return 1
-        case .tile: return 2
+        case .closeUp: return 1
+        case .crop: return 2
+        case .tile: return 3
         }
     }
 }
@@ -261,6 +322,7 @@ extension RunStatistics.PassKind {
         case .full: self = .wholeFrame
         case .crop: self = .crops
         case .tile: self = .tiles
+        case .closeUp: self = .closeUp
         }
     }
 }
@@ -273,6 +335,7 @@ extension DetectionPassCounts {
         case .crops: return crops
         case .tiles: return tiles
         case .lookBack: return lookBack
+        case .closeUp: return closeUp
         }
     }
 
@@ -281,5 +344,6 @@ extension DetectionPassCounts {
         crops += other.crops
         tiles += other.tiles
         lookBack += other.lookBack
+        closeUp += other.closeUp
     }
 }
