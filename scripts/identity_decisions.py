@@ -638,6 +638,19 @@ def simulate(args):
     print("%s half, %d people, %d new faces each against 1 to 10 others:" % (args.half, len(people), trials))
     for label in rules:
         print("  %-48s %d merged (%.2f per 1000)" % (label, merges[label], 1000 * merges[label] / trials))
+    # One stretch against another stretch of the same person and of someone else, by two measures.
+    same, other = [], []
+    for _ in range(args.trials):
+        x = rng.choice(people)
+        y = rng.choice([p for p in people if p != x])
+        a, b, c = stretch(x, rng.randint(2, 7)), stretch(x, 8), stretch(y, 8)
+        for pair, into in (((a, b), same), ((a, c), other)):
+            u, v = pair
+            into.append((float(np.linalg.norm(u - v)), float(1 - u @ v / np.linalg.norm(u) / np.linalg.norm(v))))
+    for k, label in enumerate(("centroids' distance", "cosine distance")):
+        s, o = np.array([x[k] for x in same]), np.array([x[k] for x in other])
+        print("  %-20s one person: p99 %.4f max %.4f | two people: min %.4f p1 %.4f | gap %+.1f %%" % (
+            label, np.percentile(s, 99), s.max(), o.min(), np.percentile(o, 1), 100 * (o.min() - s.max()) / s.max()))
 
 
 def main():
