@@ -7,11 +7,11 @@ import Glibc
 ///
 /// Why: glibc gives blocks above its mmap threshold (128 KiB at start, rising with the blocks
 /// freed to at most 32 MiB) their own mapping, and free memory at a heap's top above the trim
-/// threshold (twice the mmap threshold) back to the kernel. A run's big blocks (decoded frames,
-/// x264's frames, network arenas and weights) then come and go as fresh pages the kernel must
-/// zero, and system time was a tenth of the default run's ratio to the x264 floor. Higher
-/// thresholds keep those blocks in the heaps for reuse (docs/performance.md, "System time and
-/// glibc's thresholds", has the measurements).
+/// threshold (twice the mmap threshold) back to the kernel. Higher thresholds keep frame- and
+/// x264-frame-size blocks in the heaps for reuse; on a quiet host they cut the default run's
+/// system time (pages cleared for it, `clear_page_erms`) from 1.3-1.8 s to 0.4-0.5 s
+/// (docs/performance.md, "glibc's thresholds, set at start"; the networks' big buffers are
+/// mapped apart, `FloatStorage`).
 ///
 /// `mallopt` overrides what glibc read from `GLIBC_TUNABLES` or its `MALLOC_*_` variables at
 /// start, so a threshold the user set there is left alone.
@@ -30,8 +30,8 @@ package enum MemoryPolicy {
         package var environmentVariable: String
     }
 
-    /// Blocks below 64 MiB (every frame, tensor and weight buffer of a 1080p run) come from the
-    /// heaps, and up to 256 MiB free at a heap's top stays there (docs/performance.md).
+    /// Blocks below 64 MiB (decoded and x264 frames, pictures, models as read) come from the heaps,
+    /// and up to 256 MiB free at a heap's top stays there (docs/performance.md).
     package static let all: [Setting] = [
         Setting(name: "mmap threshold", parameter: -3, bytes: 64 << 20, tunable: "glibc.malloc.mmap_threshold",
                 environmentVariable: "MALLOC_MMAP_THRESHOLD_"),
