@@ -12,6 +12,13 @@ import Darwin
 final class FloatStorage {
     /// What `calloc` returned, for `free`; the buffers handed out start at the next 64-byte boundary.
     private var blocks: [UnsafeMutableRawPointer] = []
+    /// What `mmap` returned and its length, for `munmap` (buffers of `mappedBytes` or more).
+    private var mappings: [(start: UnsafeMutableRawPointer, bytes: Int)] = []
+
+    /// From this size a buffer is mapped on its own rather than taken from `calloc`: its zero pages
+    /// stay untouched until used whatever the allocator's mmap threshold (`facetrack` raises glibc's
+    /// to 64 MiB, and `calloc` clears a reused heap block by writing every page of it).
+    static let mappedBytes = 1 << 20
     /// Bytes allocated, counted in `NetworkMemory.all` unless the owner counts them (`counted: false`).
     private(set) var bytes = 0
     private let counted: Bool
@@ -20,9 +27,9 @@ final class FloatStorage {
         self.counted = counted
     }
 
-    /// A zeroed buffer of `count` floats (at least one), 64-byte aligned. From `calloc`: a large
-    /// buffer comes as fresh zero pages that are only touched when used (a network planned for
-    /// another input size no longer faults in and clears its whole arena up front).
+    /// A zeroed buffer of `count` floats (at least one), 64-byte aligned. A large buffer comes as
+    /// fresh zero pages that are only touched when used (a network planned for another input size
+    /// no longer faults in and clears its whole arena up front).
     /// Allocation failure ends the program through `FloatStorage.outOfMemory` (the tool prints one
     /// line and removes its temporary files); `allocateOrThrow` throws instead.
     func allocate(_ count: Int) -> UnsafeMutablePointer<Float> {
@@ -37,14 +44,27 @@ final class FloatStorage {
     func allocateOrThrow(_ count: Int) throws(NeuralRuntimeError) -> UnsafeMutablePointer<Float> {
         let capacity = max(count, 1) + 16
         let (floats, overflow) = capacity.multipliedReportingOverflow(by: 4)
-        guard !overflow, floats < Int.max - 64, let raw = calloc(floats + 64, 1) else {
+        guard !overflow, floats < Int.max - 64, let raw = zeroed(floats + 64) else {
             throw NeuralRuntimeError.outOfMemory(bytes: overflow ? Int.max : floats + 64)
         }
-        blocks.append(raw)
         bytes += floats + 64
         if counted { NetworkMemory.all.add(floats + 64) }
         let aligned = (Int(bitPattern: raw) + 63) & ~63
         return UnsafeMutablePointer<Float>(bitPattern: aligned)!
+    }
+
+    /// `bytes` of zeros, mapped on their own from `mappedBytes`, else from `calloc`; nil when the
+    /// memory cannot be had.
+    private func zeroed(_ bytes: Int) -> UnsafeMutableRawPointer? {
+        guard bytes >= FloatStorage.mappedBytes else {
+            let raw = calloc(bytes, 1)
+            if let raw { blocks.append(raw) }
+            return raw
+        }
+        let raw = mmap(nil, bytes, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0)
+        guard let raw, raw != MAP_FAILED else { return nil }
+        mappings.append((raw, bytes))
+        return raw
     }
 
     /// What a failed `allocate` calls with its one-line message (the tool installs its own: print,
@@ -69,6 +89,7 @@ final class FloatStorage {
 
     deinit {
         for block in blocks { free(block) }
+        for mapping in mappings { munmap(mapping.start, mapping.bytes) }
         if counted { NetworkMemory.all.add(-bytes) }
     }
 }
