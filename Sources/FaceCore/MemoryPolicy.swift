@@ -8,10 +8,10 @@ import Glibc
 /// Why: glibc gives blocks above its mmap threshold (128 KiB at start, rising with the blocks
 /// freed to at most 32 MiB) their own mapping, and free memory at a heap's top above the trim
 /// threshold (twice the mmap threshold) back to the kernel. Higher thresholds keep frame- and
-/// x264-frame-size blocks in the heaps for reuse; on a quiet host they cut the default run's
-/// system time (pages cleared for it, `clear_page_erms`) from 1.3-1.8 s to 0.4-0.5 s
-/// (docs/performance.md, "glibc's thresholds, set at start"; the networks' big buffers are
-/// mapped apart, `FloatStorage`).
+/// x264-frame-size blocks in the heaps for reuse. When fresh pages are dear on this host (pages
+/// cleared for the run, `clear_page_erms`) that cut the default run's system time from 1.3-1.8 s
+/// to 0.4-0.5 s; when they are cheap it is neutral (docs/performance.md, "glibc's thresholds, set
+/// at start"; the networks' big buffers are mapped apart, `FloatStorage`).
 ///
 /// `mallopt` overrides what glibc read from `GLIBC_TUNABLES` or its `MALLOC_*_` variables at
 /// start, so a threshold the user set there is left alone.

@@ -3,12 +3,12 @@ import FaceCore
 import FaceTrack
 import Foundation
 
-/// The `facetrack` command: runs a command of `Tool.commands` and maps errors to exit statuses
-/// (0 success, 1 failure, 2 usage error, 130 interrupted, 143 terminated).
-
 // glibc's allocator keeps frame-size blocks in its heaps for reuse instead of mapping them apart
 // and giving them back (system time: MemoryPolicy). First, before anything big is allocated.
 MemoryPolicy.apply()
+
+/// The `facetrack` command: runs a command of `Tool.commands` and maps errors to exit statuses
+/// (0 success, 1 failure, 2 usage error, 130 interrupted, 143 terminated).
 FFmpegLog.configureFromEnvironment()
 StandardError.reserveForFaceTrack()
 if let refusal = OpenFileLimit.check() {
