@@ -81,10 +81,16 @@ package final class CenterFaceDetector: FaceDetector, WeakCandidateDetector {
     /// The faces in `image`, most confident first. Frames whose shorter side is under 32 pixels
     /// give no faces (the network sees in 32-pixel blocks).
     package func detect(in image: BGRAImage) throws -> [FaceObservation] {
-        guard min(image.width, image.height) >= 32 else { return [] }
+        try faces(in: image, decoder: decoder)
+    }
+
+    /// One network run on `image`, decoded by `decoder`, in `image`'s pixels, without faces under
+    /// `minFaceSize`; none when the shorter side is under 32 pixels.
+    private func faces(in image: BGRAImage, decoder: CenterFaceDecoder) throws -> [FaceObservation] {
+        guard min(image.width, image.height) >= 32, !image.isEmpty else { return [] }
         let size = networkSize(width: image.width, height: image.height)
         let scaleX = Double(size.width) / Double(image.width), scaleY = Double(size.height) / Double(image.height)
-        return try detections(in: image).compactMap { observation(from: $0, scaleX: scaleX, scaleY: scaleY) }
+        return try detections(in: image, decoder: decoder).compactMap { observation(from: $0, scaleX: scaleX, scaleY: scaleY) }
             .filter { $0.bounds.width >= minFaceSize && $0.bounds.height >= minFaceSize }
     }
 
@@ -167,12 +173,7 @@ package final class CenterFaceDetector: FaceDetector, WeakCandidateDetector {
     /// scores low). A face above the threshold is kept or suppressed exactly as `detect(in:)` does,
     /// since the suppression takes the strongest first.
     package func detect(in image: BGRAImage, weakFrom floor: Double) throws -> (faces: [FaceObservation], weak: [FaceObservation]) {
-        guard min(image.width, image.height) >= 32, !image.isEmpty else { return ([], []) }
-        let size = networkSize(width: image.width, height: image.height)
-        let all = try detections(in: image, decoder: CenterFaceDecoder(threshold: min(floor, threshold), overlap: decoder.overlap))
-        let scaleX = Double(size.width) / Double(image.width), scaleY = Double(size.height) / Double(image.height)
-        let found = all.compactMap { observation(from: $0, scaleX: scaleX, scaleY: scaleY) }
-            .filter { $0.bounds.width >= minFaceSize && $0.bounds.height >= minFaceSize }
+        let found = try faces(in: image, decoder: CenterFaceDecoder(threshold: min(floor, threshold), overlap: decoder.overlap))
         return (found.filter { $0.confidence > threshold }, found.filter { $0.confidence <= threshold })
     }
 

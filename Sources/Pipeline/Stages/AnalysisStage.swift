@@ -118,11 +118,7 @@ final class AnalysisStage: Sendable {
     /// too large for the picture (`CloseUpRule`), runs the close-up pass on the same frame.
     private func detectWhole(_ pass: ScheduledPass, closeUp: (rule: CloseUpRule, geometry: DetectionGeometry),
                              detector: WeakCandidateDetector, on job: FrameJob, lane: Lane, into part: inout FoundFaces.Part) throws {
-        let (picture, sampled) = try sample(pass, on: job, lane: lane)
-        let found = try clock.time(.detect) {
-            try clock.timePass(.wholeFrame) { try detector.detect(in: picture, weakFrom: closeUp.rule.floor) }
-        }
-        imagePool.release(picture)
+        let (found, sampled) = try detect(pass, on: job, lane: lane) { try detector.detect(in: $0, weakFrom: closeUp.rule.floor) }
         part.found.append(FoundFaces.Found(faces: found.faces, pass: sampled))
         part.counts.full += 1
         // Shares and the border are the same in the picture's pixels as in the frame's.
@@ -202,12 +198,18 @@ final class AnalysisStage: Sendable {
     /// One pass: its region scaled straight from the decoded frame, then the detector. The pass
     /// comes back with the region actually sampled (snapped to whole, chroma-aligned pixels).
     private func detect(_ pass: ScheduledPass, on job: FrameJob, lane: Lane) throws -> FoundFaces.Found {
+        let (faces, sampled) = try detect(pass, on: job, lane: lane) { try lane.detector!.detect(in: $0) }
+        return FoundFaces.Found(faces: faces, pass: sampled)
+    }
+
+    /// `run` on the pass's picture, timed as detection of the pass's kind, and the pass with the
+    /// region actually sampled; the picture goes back to the pool whatever `run` does.
+    private func detect<Found>(_ pass: ScheduledPass, on job: FrameJob, lane: Lane,
+                               with run: (BGRAImage) throws -> Found) throws -> (found: Found, pass: ScheduledPass) {
         let (picture, sampled) = try sample(pass, on: job, lane: lane)
         defer { imagePool.release(picture) }
-        let faces = try clock.time(.detect) {
-            try clock.timePass(RunStatistics.PassKind(pass.kind)) { try lane.detector!.detect(in: picture) }
-        }
-        return FoundFaces.Found(faces: faces, pass: sampled)
+        let found = try clock.time(.detect) { try clock.timePass(RunStatistics.PassKind(pass.kind)) { try run(picture) } }
+        return (found, sampled)
     }
 
     /// The pass's picture from the pool, filled from the decoded frame, and the pass with the
