@@ -38,6 +38,11 @@ package final class FrameSeeker {
     /// frame of the file when `time` is past its end; nil when no frame can be decoded there.
     package func uprightImage(at time: Double) throws -> BGRAImage? {
         let tolerance = frameDuration / 2
+        // The frame decoded last may be the one asked for again (two tracks' best frame, or a
+        // CSV time rounded a little past the frame's): decoding on would give the next one.
+        if let last = lastTime, let frame = decodedLastFrame, abs(time - last) < tolerance {
+            return try upright(frame)
+        }
         // Decoding on is cheaper than seeking while the target is less than two seconds ahead.
         let ahead = lastTime.map { time > $0 && time - $0 < 2 } ?? false
         if !ahead || endOfFile { try seek(to: time) }

@@ -36,6 +36,19 @@ final class ThumbnailTests: XCTestCase {
         XCTAssertEqual(seeker.seeks, 3, "2.5 and 0.5 and 9.0 seek; 1.5, 1.6 and 2.96 are under 2 s ahead and decode on")
     }
 
+    func testTheSameFrameAskedTwiceIsTheSameFrame() throws {
+        let folder = try TemporaryFolder()
+        let seeker = try FrameSeeker(path: try colourClip(folder))
+        // Frame 24 (0.96 s) is the last red one; a CSV's six decimals can put its time a hair later.
+        var seen: [String] = []
+        for time in [0.96, 0.96, 0.960001, 0.959999] {
+            seen.append(colour(try XCTUnwrap(seeker.uprightImage(at: time))))
+        }
+        XCTAssertEqual(seen, ["red", "red", "red", "red"])
+        XCTAssertEqual(seeker.seeks, 1, "the frame decoded last is given again without a seek")
+        XCTAssertEqual(colour(try XCTUnwrap(seeker.uprightImage(at: 1.0))), "green", "the next frame still comes after it")
+    }
+
     func testJPEGCropsOfBestFrames() throws {
         let folder = try TemporaryFolder()
         let clip = try colourClip(folder)
