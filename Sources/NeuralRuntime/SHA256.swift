@@ -14,6 +14,11 @@ struct SHA256 {
 
     /// The digest of `bytes` as 64 lowercase hex digits.
     static func hex(_ bytes: [UInt8]) -> String {
+        bytes.withUnsafeBytes { hex($0) }
+    }
+
+    /// The digest of the bytes in `bytes` (a mapped model file) as 64 lowercase hex digits.
+    static func hex(_ bytes: UnsafeRawBufferPointer) -> String {
         var h: [UInt32] = [0x6a09e667, 0xbb67ae85, 0x3c6ef372, 0xa54ff53a, 0x510e527f, 0x9b05688c, 0x1f83d9ab, 0x5be0cd19]
         var tail = Array(bytes[(bytes.count / 64 * 64)...])
         tail.append(0x80)
@@ -26,10 +31,11 @@ struct SHA256 {
         h.withUnsafeMutableBufferPointer { h in
             w.withUnsafeMutableBufferPointer { w in
                 k.withUnsafeBufferPointer { k in
-                    for blocks in [bytes, tail] {
-                        blocks.withUnsafeBufferPointer { buffer in
-                            for offset in stride(from: 0, to: buffer.count / 64 * 64, by: 64) {
-                                compress(buffer.baseAddress! + offset, state: h.baseAddress!, w: w.baseAddress!, k: k.baseAddress!)
+                    tail.withUnsafeBytes { tail in
+                        for blocks in [bytes, tail] where blocks.count >= 64 {
+                            let base = blocks.baseAddress!
+                            for offset in stride(from: 0, to: blocks.count / 64 * 64, by: 64) {
+                                compress(base + offset, state: h.baseAddress!, w: w.baseAddress!, k: k.baseAddress!)
                             }
                         }
                     }
@@ -46,11 +52,10 @@ struct SHA256 {
     }
 
     /// One 64-byte block into the eight state words.
-    private static func compress(_ block: UnsafePointer<UInt8>, state h: UnsafeMutablePointer<UInt32>,
+    private static func compress(_ block: UnsafeRawPointer, state h: UnsafeMutablePointer<UInt32>,
                                  w: UnsafeMutablePointer<UInt32>, k: UnsafePointer<UInt32>) {
         for i in 0..<16 {
-            let p = i * 4
-            w[i] = UInt32(block[p]) << 24 | UInt32(block[p + 1]) << 16 | UInt32(block[p + 2]) << 8 | UInt32(block[p + 3])
+            w[i] = UInt32(bigEndian: block.loadUnaligned(fromByteOffset: i * 4, as: UInt32.self))
         }
         for i in 16..<64 {
             let s0 = rotr(w[i - 15], 7) ^ rotr(w[i - 15], 18) ^ (w[i - 15] >> 3)

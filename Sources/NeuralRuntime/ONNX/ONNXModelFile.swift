@@ -45,7 +45,7 @@ struct ONNXModelFile {
     var outputs: [Value] = []
 
     /// Parses `bytes` as a ModelProto.
-    init(bytes: [UInt8]) throws {
+    init(bytes: ModelBytes) throws {
         let reader = ProtobufReader(bytes: bytes)
         var graphRange: Range<Int>?
         for field in try reader.fields(in: 0..<bytes.count) {
