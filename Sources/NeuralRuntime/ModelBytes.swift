@@ -79,3 +79,26 @@ package final class ModelBytes: RandomAccessCollection, @unchecked Sendable {
         }
     }
 }
+
+/// float32 values stored little-endian in a model file, read in place: weights are copied once,
+/// into the graph's layout (transposed), not first into arrays of their own.
+struct StoredFloats {
+    let bytes: ModelBytes
+    /// Where the first value starts, in bytes.
+    let start: Int
+    let count: Int
+
+    subscript(index: Int) -> Float {
+        precondition(index >= 0 && index < count, "value \(index) of \(count)")
+        return Float(bitPattern: bytes.uint32(at: start + 4 * index))
+    }
+
+    /// Values `range` of these.
+    func slice(_ range: Range<Int>) -> StoredFloats {
+        precondition(range.lowerBound >= 0 && range.upperBound <= count, "values \(range) of \(count)")
+        return StoredFloats(bytes: bytes, start: start + 4 * range.lowerBound, count: range.count)
+    }
+
+    /// The values copied out.
+    var array: [Float] { bytes.littleEndianFloats(start..<(start + 4 * count)) }
+}

@@ -16,7 +16,7 @@ struct DlibModelFile {
     /// One layer's parameters.
     enum Layer {
         /// Filters in dlib's order [out][in][rows][columns], one bias per output channel.
-        case convolution(filters: DlibFloats, filterShape: [Int], bias: [Float], strideY: Int, strideX: Int,
+        case convolution(filters: StoredFloats, filterShape: [Int], bias: [Float], strideY: Int, strideX: Int,
                          paddingY: Int, paddingX: Int, relu: Bool)
         /// Per-channel gamma and beta: output = gamma * input + beta.
         case affine(gamma: [Float], beta: [Float])
@@ -29,7 +29,7 @@ struct DlibModelFile {
         case maxPool(Window)
         case averagePool(Window)
         /// Weights in dlib's order [inputs][outputs]; bias nil for `fc_no_bias`.
-        case fullyConnected(weights: DlibFloats, inputs: Int, outputs: Int, bias: [Float]?)
+        case fullyConnected(weights: StoredFloats, inputs: Int, outputs: Int, bias: [Float]?)
     }
 
     /// The input layer's mean red, green and blue, subtracted from 0...255 pixel values before

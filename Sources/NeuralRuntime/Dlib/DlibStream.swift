@@ -103,12 +103,12 @@ struct DlibStream {
     }
 
     /// A tensor with its values, read where they lie in the file.
-    mutating func tensor() throws -> (shape: [Int], values: DlibFloats) {
+    mutating func tensor() throws -> (shape: [Int], values: StoredFloats) {
         try expectInteger(2, "tensor version")
         let (shape, count) = try sizes()
         guard count * 4 <= remaining else { throw fail("file ends inside a tensor of \(count) values") }
         defer { offset += count * 4 }
-        return (shape, DlibFloats(bytes: bytes, start: offset, count: count))
+        return (shape, StoredFloats(bytes: bytes, start: offset, count: count))
     }
 
     /// A tensor read past (training state: gradients, cached outputs).
@@ -124,29 +124,6 @@ struct DlibStream {
         try expectInteger(1, "alias tensor version")
         return try sizes().shape
     }
-}
-
-/// float32 values stored little-endian in a dlib file, read in place: the layers' 22 MB of
-/// weights are copied once, into the graph's layout, not first into arrays of their own.
-struct DlibFloats {
-    let bytes: ModelBytes
-    /// Where the first value starts, in bytes.
-    let start: Int
-    let count: Int
-
-    subscript(index: Int) -> Float {
-        precondition(index >= 0 && index < count, "value \(index) of \(count)")
-        return Float(bitPattern: bytes.uint32(at: start + 4 * index))
-    }
-
-    /// Values `range` of these.
-    func slice(_ range: Range<Int>) -> DlibFloats {
-        precondition(range.lowerBound >= 0 && range.upperBound <= count, "values \(range) of \(count)")
-        return DlibFloats(bytes: bytes, start: start + 4 * range.lowerBound, count: range.count)
-    }
-
-    /// The values copied out.
-    var array: [Float] { bytes.littleEndianFloats(start..<(start + 4 * count)) }
 }
 
 private extension Double {
