@@ -57,7 +57,7 @@ final class ModelFileMappingTests: XCTestCase {
             try? FileManager.default.createDirectory(atPath: sub, withIntermediateDirectories: true)
             let path = sub + "/centerface.onnx"
             if directory { try? FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true) }
-            if let bytes { FileManager.default.createFile(atPath: path, contents: Data(bytes)) }
+            if let bytes { _ = FileManager.default.createFile(atPath: path, contents: Data(bytes)) }
             do {
                 _ = try ONNXReader.graph(contentsOf: path)
                 return "loaded"
