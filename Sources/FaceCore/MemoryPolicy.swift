@@ -64,4 +64,15 @@ package enum MemoryPolicy {
         return []
         #endif
     }
+
+    /// Gives the heaps' free pages back to the kernel (glibc's `malloc_trim(0)`): once, when a run's
+    /// models are loaded and their transient copies freed, which the trim threshold above would
+    /// otherwise keep resident for the whole run. Nothing where the C library is not glibc.
+    package static func releaseFreedMemory() {
+        #if canImport(Glibc)
+        typealias MallocTrim = @convention(c) (Int) -> Int32
+        guard let symbol = dlsym(nil, "malloc_trim") else { return }
+        _ = unsafeBitCast(symbol, to: MallocTrim.self)(0)
+        #endif
+    }
 }

@@ -21,7 +21,7 @@ package enum ModelIntegrity {
     /// Throws when `bytes`, read from `path`, is a known model file whose hash is not the known
     /// one. A file of another size is left to the reader (a cut file gets the parser's own, more
     /// precise message), except a longer one, which no reader would notice.
-    static func check(_ bytes: [UInt8], path: String) throws {
+    static func check(_ bytes: ModelBytes, path: String) throws {
         let name = (path as NSString).lastPathComponent
         guard let expected = known[name] else { return }
         if bytes.count < expected.size { return }
@@ -31,7 +31,7 @@ package enum ModelIntegrity {
         var info = stat()
         let key = stat(path, &info) == 0 ? "\(path) \(info.st_size) \(info.st_mtim.tv_sec).\(info.st_mtim.tv_nsec)" : path
         if verified.withLock({ $0.contains(key) }) { return }
-        let actual = SHA256.hex(bytes)
+        let actual = SHA256.hex(bytes.buffer)
         guard actual == expected.sha256 else {
             throw NeuralRuntimeError.unreadable(path: path, reason: "sha256 \(actual.prefix(12))… is not the known \(name)'s \(expected.sha256.prefix(12))…")
         }

@@ -1,19 +1,22 @@
+import NeuralKernels
+
 /// SHA-256 (FIPS 180-4), to check model files against the hashes `scripts/setup` verifies.
-/// Written here because the project takes no outside packages and Linux has no CryptoKit.
+/// Written here because the project takes no outside packages and Linux has no CryptoKit; blocks
+/// go through the CPU's SHA extensions where it has them (NeuralKernels' sha256.c).
 struct SHA256 {
-    private static let k: [UInt32] = [
-        0x428a2f98, 0x71374491, 0xb5c0fbcf, 0xe9b5dba5, 0x3956c25b, 0x59f111f1, 0x923f82a4, 0xab1c5ed5,
-        0xd807aa98, 0x12835b01, 0x243185be, 0x550c7dc3, 0x72be5d74, 0x80deb1fe, 0x9bdc06a7, 0xc19bf174,
-        0xe49b69c1, 0xefbe4786, 0x0fc19dc6, 0x240ca1cc, 0x2de92c6f, 0x4a7484aa, 0x5cb0a9dc, 0x76f988da,
-        0x983e5152, 0xa831c66d, 0xb00327c8, 0xbf597fc7, 0xc6e00bf3, 0xd5a79147, 0x06ca6351, 0x14292967,
-        0x27b70a85, 0x2e1b2138, 0x4d2c6dfc, 0x53380d13, 0x650a7354, 0x766a0abb, 0x81c2c92e, 0x92722c85,
-        0xa2bfe8a1, 0xa81a664b, 0xc24b8b70, 0xc76c51a3, 0xd192e819, 0xd6990624, 0xf40e3585, 0x106aa070,
-        0x19a4c116, 0x1e376c08, 0x2748774c, 0x34b0bcb5, 0x391c0cb3, 0x4ed8aa4a, 0x5b9cca4f, 0x682e6ff3,
-        0x748f82ee, 0x78a5636f, 0x84c87814, 0x8cc70208, 0x90befffa, 0xa4506ceb, 0xbef9a3f7, 0xc67178f2,
-    ]
+    private static let k: [UInt32] = withUnsafeBytes(of: nk_sha256_round_constants) { Array($0.bindMemory(to: UInt32.self)) }
 
     /// The digest of `bytes` as 64 lowercase hex digits.
     static func hex(_ bytes: [UInt8]) -> String {
+        bytes.withUnsafeBytes { hex($0) }
+    }
+
+    /// Whether blocks are compressed with the CPU's SHA extensions (`nk_sha256_blocks`).
+    static let accelerated = nk_sha256_supported() != 0
+
+    /// The digest of the bytes in `bytes` (a mapped model file) as 64 lowercase hex digits; with
+    /// `accelerated` false, in Swift whatever the CPU.
+    static func hex(_ bytes: UnsafeRawBufferPointer, accelerated: Bool = SHA256.accelerated) -> String {
         var h: [UInt32] = [0x6a09e667, 0xbb67ae85, 0x3c6ef372, 0xa54ff53a, 0x510e527f, 0x9b05688c, 0x1f83d9ab, 0x5be0cd19]
         var tail = Array(bytes[(bytes.count / 64 * 64)...])
         tail.append(0x80)
@@ -26,10 +29,15 @@ struct SHA256 {
         h.withUnsafeMutableBufferPointer { h in
             w.withUnsafeMutableBufferPointer { w in
                 k.withUnsafeBufferPointer { k in
-                    for blocks in [bytes, tail] {
-                        blocks.withUnsafeBufferPointer { buffer in
-                            for offset in stride(from: 0, to: buffer.count / 64 * 64, by: 64) {
-                                compress(buffer.baseAddress! + offset, state: h.baseAddress!, w: w.baseAddress!, k: k.baseAddress!)
+                    tail.withUnsafeBytes { tail in
+                        for blocks in [bytes, tail] where blocks.count >= 64 {
+                            let base = blocks.baseAddress!
+                            if accelerated {
+                                nk_sha256_blocks(h.baseAddress!, base.assumingMemoryBound(to: UInt8.self), blocks.count / 64)
+                                continue
+                            }
+                            for offset in stride(from: 0, to: blocks.count / 64 * 64, by: 64) {
+                                compress(base + offset, state: h.baseAddress!, w: w.baseAddress!, k: k.baseAddress!)
                             }
                         }
                     }
@@ -46,11 +54,10 @@ struct SHA256 {
     }
 
     /// One 64-byte block into the eight state words.
-    private static func compress(_ block: UnsafePointer<UInt8>, state h: UnsafeMutablePointer<UInt32>,
+    private static func compress(_ block: UnsafeRawPointer, state h: UnsafeMutablePointer<UInt32>,
                                  w: UnsafeMutablePointer<UInt32>, k: UnsafePointer<UInt32>) {
         for i in 0..<16 {
-            let p = i * 4
-            w[i] = UInt32(block[p]) << 24 | UInt32(block[p + 1]) << 16 | UInt32(block[p + 2]) << 8 | UInt32(block[p + 3])
+            w[i] = UInt32(bigEndian: block.loadUnaligned(fromByteOffset: i * 4, as: UInt32.self))
         }
         for i in 16..<64 {
             let s0 = rotr(w[i - 15], 7) ^ rotr(w[i - 15], 18) ^ (w[i - 15] >> 3)

@@ -231,6 +231,7 @@ public struct FaceTrackJob: Sendable {
         // The identity stage's network holds the embedding model's weights packed now: the model
         // as read (22 MB of dlib weights) goes before the frames come.
         builder.identity = nil
+        MemoryPolicy.releaseFreedMemory()
         var (summary, tracks) = try pipeline.run()
         do {
             for output in outputs { try output.finish() }

@@ -35,6 +35,34 @@ final class MemoryPolicyTests: XCTestCase {
         XCTAssertEqual(try mappedBlocks(), before, "a 48 MiB block got its own mapping")
     }
 
+    /// Under those thresholds a freed 32 MiB block stays resident in its heap; `releaseFreedMemory`
+    /// (called once a run's models are loaded) gives its pages back.
+    func testReleaseFreedMemoryGivesAFreedHeapBlocksPagesBack() throws {
+        XCTAssertEqual(MemoryPolicy.apply(environment: [:]).count, 2)
+        let bytes = 32 << 20, page = Int(sysconf(Int32(_SC_PAGESIZE)))
+        let block = try XCTUnwrap(malloc(bytes))
+        // A block after it (1 MiB: carved from the heap's top, not from a bin), so the freed one
+        // lies inside the heap as the models' freed copies do, not at its top.
+        let after = try XCTUnwrap(malloc(1 << 20))
+        memset(after, 1, 1 << 20)
+        defer { free(after) }
+        memset(block, 1, bytes)
+        free(block)
+        // The pages well inside the freed block (its first holds the allocator's own bookkeeping).
+        let start = UnsafeMutableRawPointer(bitPattern: (Int(bitPattern: block) + 2 * page) & ~(page - 1))!
+        let count = bytes / page - 4
+        func resident() -> Int {
+            var flags = [UInt8](repeating: 0, count: count)
+            // ENOMEM: the range is no longer mapped at all (given back), so none of it is resident.
+            guard mincore(start, count * page, &flags) == 0 else { return errno == ENOMEM ? 0 : -1 }
+            return flags.filter { $0 & 1 != 0 }.count
+        }
+        XCTAssertGreaterThan(resident(), count * 9 / 10, "the freed block's pages before the release")
+        MemoryPolicy.releaseFreedMemory()
+        let left = resident()
+        XCTAssertTrue(left >= 0 && left < count / 10, "\(left) of the freed block's \(count) pages resident after the release")
+    }
+
     /// How many blocks glibc has mapped on their own, from `malloc_info`'s `<total type="mmap" count=...>`.
     private func mappedBlocks() throws -> Int {
         typealias MallocInfo = @convention(c) (Int32, UnsafeMutablePointer<FILE>?) -> Int32

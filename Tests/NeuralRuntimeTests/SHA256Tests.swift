@@ -1,3 +1,4 @@
+import Foundation
 @testable import NeuralRuntime
 import XCTest
 
@@ -20,6 +21,26 @@ final class SHA256Tests: XCTestCase {
                         65: "635361c48bb9eab14198e76ea8ab7f1a41685d6ad62aa9146d301d4f17eb0ae0"]
         for (length, digest) in expected {
             XCTAssertEqual(SHA256.hex([UInt8](repeating: 0x61, count: length)), digest, "\(length) bytes")
+        }
+    }
+}
+
+/// The SHA-extension path (where the CPU has it) gives the Swift path's digests, around block
+/// boundaries and over a whole model file.
+final class SHA256AcceleratedTests: XCTestCase {
+    func testAcceleratedDigestsEqualSwift() throws {
+        try XCTSkipUnless(SHA256.accelerated, "this CPU has no SHA extensions")
+        var generator = SystemRandomNumberGenerator()
+        for length in [0, 1, 55, 56, 63, 64, 65, 119, 120, 127, 128, 129, 1000, 4096 + 17] {
+            let bytes = (0..<length).map { _ in UInt8.random(in: 0...255, using: &generator) }
+            bytes.withUnsafeBytes { raw in
+                XCTAssertEqual(SHA256.hex(raw, accelerated: true), SHA256.hex(raw, accelerated: false), "\(length) bytes")
+            }
+        }
+        let path = try TestSupport.modelPath("face_detection_short_range.tflite")
+        let file = [UInt8](try Data(contentsOf: URL(fileURLWithPath: path)))
+        file.withUnsafeBytes { raw in
+            XCTAssertEqual(SHA256.hex(raw, accelerated: true), ModelIntegrity.known["face_detection_short_range.tflite"]?.sha256)
         }
     }
 }

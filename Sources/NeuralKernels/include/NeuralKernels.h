@@ -93,6 +93,14 @@ void nk_pool_run(nk_pool *pool, nk_task task, void *context, int parts);
 /// Stops and joins the workers.
 void nk_pool_destroy(nk_pool *pool);
 
+/// SHA-256's 64 round constants.
+extern const unsigned int nk_sha256_round_constants[64];
+/// Whether this build and CPU have the SHA extensions (with SSSE3 and SSE4.1) for `nk_sha256_blocks`.
+int nk_sha256_supported(void);
+/// SHA-256 compression of `blocks` 64-byte blocks at `data` into `state` (eight words, a to h), with
+/// the SHA extensions; call only when `nk_sha256_supported()`. Used to check model files' hashes.
+void nk_sha256_blocks(unsigned int state[8], const unsigned char *data, size_t blocks);
+
 #ifdef __cplusplus
 }
 #endif

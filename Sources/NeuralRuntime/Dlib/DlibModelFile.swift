@@ -16,7 +16,7 @@ struct DlibModelFile {
     /// One layer's parameters.
     enum Layer {
         /// Filters in dlib's order [out][in][rows][columns], one bias per output channel.
-        case convolution(filters: [Float], filterShape: [Int], bias: [Float], strideY: Int, strideX: Int,
+        case convolution(filters: StoredFloats, filterShape: [Int], bias: [Float], strideY: Int, strideX: Int,
                          paddingY: Int, paddingX: Int, relu: Bool)
         /// Per-channel gamma and beta: output = gamma * input + beta.
         case affine(gamma: [Float], beta: [Float])
@@ -29,7 +29,7 @@ struct DlibModelFile {
         case maxPool(Window)
         case averagePool(Window)
         /// Weights in dlib's order [inputs][outputs]; bias nil for `fc_no_bias`.
-        case fullyConnected(weights: [Float], inputs: Int, outputs: Int, bias: [Float]?)
+        case fullyConnected(weights: StoredFloats, inputs: Int, outputs: Int, bias: [Float]?)
     }
 
     /// The input layer's mean red, green and blue, subtracted from 0...255 pixel values before
@@ -41,7 +41,7 @@ struct DlibModelFile {
     var layers: [Layer] = []
 
     /// Reads `bytes` along `layout`; throws `DlibFormatError` for anything else.
-    init(bytes: [UInt8], layout: [DlibLayerKind]) throws {
+    init(bytes: ModelBytes, layout: [DlibLayerKind]) throws {
         var stream = DlibStream(bytes: bytes)
         try stream.expectInteger(1, "loss layer version")
         let loss = try stream.string()
@@ -123,8 +123,9 @@ struct DlibModelFile {
                 throw fail("filters \(filterShape) do not fit \(count) filters of \(rows)x\(columns) and "
                            + "\(params.count) parameters")
             }
-            return .convolution(filters: Array(params[..<filterCount]), filterShape: filterShape,
-                                bias: useBias ? Array(params[filterCount...]) : [Float](repeating: 0, count: count),
+            return .convolution(filters: params.slice(0..<filterCount), filterShape: filterShape,
+                                bias: useBias ? params.slice(filterCount..<params.count).array
+                                    : [Float](repeating: 0, count: count),
                                 strideY: strideY, strideX: strideX, paddingY: paddingY, paddingX: paddingX, relu: relu)
         case (.affine, "affine_"), (.affine, "affine_2"):
             let params = try stream.tensor().values
@@ -138,7 +139,7 @@ struct DlibModelFile {
             guard channels > 0, gammaShape[1] == channels, params.count == 2 * channels else {
                 throw fail("gamma \(gammaShape) does not fit \(params.count) parameters")
             }
-            return .affine(gamma: Array(params[..<channels]), beta: Array(params[channels...]))
+            return .affine(gamma: params.slice(0..<channels).array, beta: params.slice(channels..<params.count).array)
         case (.relu, "relu_"):
             return .relu
         case (.relu, "relu_2"):
@@ -169,8 +170,8 @@ struct DlibModelFile {
                 throw fail("\(params.count) parameters for \(inputs) inputs and \(outputs) outputs")
             }
             let weightCount = product.partialValue
-            return .fullyConnected(weights: Array(params[..<weightCount]), inputs: inputs, outputs: outputs,
-                                   bias: hasBias ? Array(params[weightCount..<(weightCount + outputs)]) : nil)
+            return .fullyConnected(weights: params.slice(0..<weightCount), inputs: inputs, outputs: outputs,
+                                   bias: hasBias ? params.slice(weightCount..<(weightCount + outputs)).array : nil)
         default:
             throw fail("expected a \(kind) layer: not the expected network")
         }

@@ -25,6 +25,11 @@ package enum DlibReader {
 
     /// The same from memory; `name` appears in error messages.
     package static func faceRecognitionResNet(bytes: [UInt8], name: String) throws -> DlibNetworkModel {
+        try faceRecognitionResNet(bytes: ModelBytes(bytes), name: name)
+    }
+
+    /// The same from a file's bytes (mapped).
+    static func faceRecognitionResNet(bytes: ModelBytes, name: String) throws -> DlibNetworkModel {
         let layout = DlibLayout.faceRecognitionResNet
         let file: DlibModelFile
         do {

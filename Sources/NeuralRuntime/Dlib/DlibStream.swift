@@ -19,10 +19,10 @@ struct DlibFormatError: Error, CustomStringConvertible {
 ///   little-endian, in that order; alias tensors (views into a layer's parameters): version 1
 ///   and the four sizes only.
 struct DlibStream {
-    let bytes: [UInt8]
+    let bytes: ModelBytes
     private(set) var offset = 0
 
-    init(bytes: [UInt8]) {
+    init(bytes: ModelBytes) {
         self.bytes = bytes
     }
 
@@ -102,20 +102,13 @@ struct DlibStream {
         return (shape, count)
     }
 
-    /// A tensor with its values.
-    mutating func tensor() throws -> (shape: [Int], values: [Float]) {
+    /// A tensor with its values, read where they lie in the file.
+    mutating func tensor() throws -> (shape: [Int], values: StoredFloats) {
         try expectInteger(2, "tensor version")
         let (shape, count) = try sizes()
         guard count * 4 <= remaining else { throw fail("file ends inside a tensor of \(count) values") }
-        var values = [Float](repeating: 0, count: count)
-        for index in 0..<count {
-            let at = offset + index * 4
-            let bits = UInt32(bytes[at]) | UInt32(bytes[at + 1]) << 8 | UInt32(bytes[at + 2]) << 16
-                | UInt32(bytes[at + 3]) << 24
-            values[index] = Float(bitPattern: bits)
-        }
-        offset += count * 4
-        return (shape, values)
+        defer { offset += count * 4 }
+        return (shape, StoredFloats(bytes: bytes, start: offset, count: count))
     }
 
     /// A tensor read past (training state: gradients, cached outputs).

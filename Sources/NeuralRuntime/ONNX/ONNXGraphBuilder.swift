@@ -59,7 +59,7 @@ struct ONNXGraphBuilder {
         func weights(_ node: ONNXModelFile.Node, _ position: Int) throws -> ONNXModelFile.Initializer {
             guard position < node.inputs.count, let tensor = initializers[node.inputs[position]],
                   tensor.dataType == ONNXModelFile.float,
-                  ShapeArithmetic.elementCount(tensor.dims.map { Int(clamping: $0) }) == tensor.floats.count else {
+                  ShapeArithmetic.elementCount(tensor.dims.map { Int(clamping: $0) }) == tensor.floatCount else {
                 throw unsupported("\(node.opType) '\(node.name)' input \(position) must be a float32 initializer "
                     + "whose size matches its dimensions")
             }
@@ -77,8 +77,8 @@ struct ONNXGraphBuilder {
                 if node.inputs.count > 2, !node.inputs[2].isEmpty {
                     let tensor = try weights(node, 2)
                     let channels = kind.isDepthwise ? filterShape[3] : filterShape[0]
-                    guard tensor.floats.count == channels else {
-                        throw malformed("\(node.opType) '\(node.name)' has \(tensor.floats.count) biases for \(channels)")
+                    guard tensor.floatCount == channels else {
+                        throw malformed("\(node.opType) '\(node.name)' has \(tensor.floatCount) biases for \(channels)")
                     }
                     bias = tensor.floats
                 }
@@ -119,7 +119,7 @@ struct ONNXGraphBuilder {
                 for operand in node.inputs {
                     if let tensor = initializers[operand] {
                         // A scalar constant broadcasts the same way in NCHW and NHWC; others would not.
-                        guard tensor.dataType == ONNXModelFile.float, tensor.floats.count == 1 else {
+                        guard tensor.dataType == ONNXModelFile.float, tensor.floatCount == 1 else {
                             throw unsupported("Add '\(node.name)' with a non-scalar constant '\(operand)'")
                         }
                         operands.append(constant(operand, tensor.floats, shape: [1]))
@@ -170,18 +170,18 @@ struct ONNXGraphBuilder {
                 throw unsupported("\(label): only group 1, dilation 1, no output_padding/output_shape")
             }
             // [Cin][Cout][KH][KW] -> [Cout][KH][KW][Cin].
-            return (.transposeConv2D(parameters), transpose(weights.floats, dims, order: [1, 2, 3, 0]), [second, kh, kw, first])
+            return (.transposeConv2D(parameters), transpose(weights, dims, order: [1, 2, 3, 0]), [second, kh, kw, first])
         }
         if group == 1 {
             // [Cout][Cin][KH][KW] -> [Cout][KH][KW][Cin].
-            return (.conv2D(parameters), transpose(weights.floats, dims, order: [0, 2, 3, 1]), [first, kh, kw, second])
+            return (.conv2D(parameters), transpose(weights, dims, order: [0, 2, 3, 1]), [first, kh, kw, second])
         }
         guard group > 1, second == 1, first % group == 0 else {
             throw unsupported("\(label) with group \(group) and filter \(dims) (only depthwise groups)")
         }
         // [C*m][1][KH][KW] -> [1][KH][KW][C*m]; ONNX and TFLite order the multiplied channels alike.
         return (.depthwiseConv2D(parameters, depthMultiplier: first / group),
-                transpose(weights.floats, dims, order: [1, 2, 3, 0]), [1, kh, kw, first])
+                transpose(weights, dims, order: [1, 2, 3, 0]), [1, kh, kw, first])
     }
 
     /// Multiplies a convolution's output channels by `scale` and adds `shift` (a folded
@@ -189,11 +189,11 @@ struct ONNXGraphBuilder {
     private func fold(_ operation: inout OperationDescription, _ tensors: inout [TensorDescription], scale: [Float],
                       shift: [Float]) throws -> Bool {
         let filterIndex = operation.inputs[1]
-        guard var filter = tensors[filterIndex].constant else { return false }
+        guard let filterCount = tensors[filterIndex].constant?.count else { return false }
         let shape = tensors[filterIndex].shape
         // Output channels are the first axis ([Cout][KH][KW][Cin]) or, depthwise, the last.
         let channels: Int, channelOf: (Int) -> Int
-        let perChannel = filter.count / max(1, shape[0]), last = shape[3]
+        let perChannel = filterCount / max(1, shape[0]), last = shape[3]
         switch operation.kind {
         case let .conv2D(parameters) where parameters.activation == .none:
             channels = shape[0]; channelOf = { $0 / perChannel }
@@ -204,7 +204,9 @@ struct ONNXGraphBuilder {
         default:
             return false
         }
-        guard channels == scale.count else { return false }
+        guard channels == scale.count, var filter = tensors[filterIndex].constant else { return false }
+        // Taken out of the tensor first, so the filter is scaled in place rather than in a copy.
+        tensors[filterIndex].constant = nil
         for position in filter.indices { filter[position] *= scale[channelOf(position)] }
         tensors[filterIndex].constant = filter
         let oldBias = operation.inputs[2] >= 0 ? tensors[operation.inputs[2]].constant : nil
@@ -219,19 +221,20 @@ struct ONNXGraphBuilder {
         return true
     }
 
-    /// `values` of shape `dims` with its axes permuted so that result axis i is source axis order[i].
-    private func transpose(_ values: [Float], _ dims: [Int], order: [Int]) -> [Float] {
+    /// `weights` of shape `dims` with its axes permuted so that result axis i is source axis order[i],
+    /// read from the file where the values lie.
+    private func transpose(_ weights: ONNXModelFile.Initializer, _ dims: [Int], order: [Int]) -> [Float] {
         let newDims = order.map { dims[$0] }
         var sourceStrides = [Int](repeating: 1, count: 4)
         for axis in stride(from: 2, through: 0, by: -1) { sourceStrides[axis] = sourceStrides[axis + 1] * dims[axis + 1] }
         let strides = order.map { sourceStrides[$0] }
-        var result = [Float](repeating: 0, count: values.count)
+        var result = [Float](repeating: 0, count: weights.floatCount)
         var position = 0
         for a in 0..<newDims[0] {
             for b in 0..<newDims[1] {
                 for c in 0..<newDims[2] {
                     for d in 0..<newDims[3] {
-                        result[position] = values[a * strides[0] + b * strides[1] + c * strides[2] + d * strides[3]]
+                        result[position] = weights.float(at: a * strides[0] + b * strides[1] + c * strides[2] + d * strides[3])
                         position += 1
                     }
                 }

@@ -24,8 +24,18 @@ struct ONNXModelFile {
         var name = ""
         var dims: [Int64] = []
         var dataType = 0
-        var floats: [Float] = []
+        /// Values listed one by one (`float_data`).
+        var listedFloats: [Float] = []
+        /// A float tensor's `raw_data`, read in place (the weights are copied once, transposed).
+        var rawFloats: StoredFloats?
         var int64s: [Int64] = []
+
+        /// How many float values the tensor holds.
+        var floatCount: Int { rawFloats?.count ?? listedFloats.count }
+        /// Its float values, copied out.
+        var floats: [Float] { rawFloats?.array ?? listedFloats }
+        /// Float value `index`.
+        func float(at index: Int) -> Float { rawFloats.map { $0[index] } ?? listedFloats[index] }
     }
 
     /// One graph input or output (`ValueInfoProto`): name, element type and dimensions; a
@@ -45,7 +55,7 @@ struct ONNXModelFile {
     var outputs: [Value] = []
 
     /// Parses `bytes` as a ModelProto.
-    init(bytes: [UInt8]) throws {
+    init(bytes: ModelBytes) throws {
         let reader = ProtobufReader(bytes: bytes)
         var graphRange: Range<Int>?
         for field in try reader.fields(in: 0..<bytes.count) {
@@ -111,7 +121,7 @@ struct ONNXModelFile {
             switch field.number {
             case 1: tensor.dims += try reader.integers(field)
             case 2: try reader.expect(field, ProtobufReader.varint); tensor.dataType = Int(truncatingIfNeeded: field.value)
-            case 4: tensor.floats += try reader.floats(field)
+            case 4: tensor.listedFloats += try reader.floats(field)
             case 7: tensor.int64s += try reader.integers(field)
             case 8: tensor.name = try reader.string(field)
             case 9: raw = try payload(field, reader)
@@ -119,7 +129,10 @@ struct ONNXModelFile {
             }
         }
         if let raw {
-            if tensor.dataType == float { tensor.floats = try reader.littleEndianFloats(raw) }
+            if tensor.dataType == float {
+                guard raw.count % 4 == 0 else { throw ProtobufError.truncated(offset: raw.upperBound) }
+                tensor.rawFloats = StoredFloats(bytes: reader.bytes, start: raw.lowerBound, count: raw.count / 4)
+            }
             if tensor.dataType == int64 { tensor.int64s = try reader.littleEndianInt64s(raw) }
         }
         return tensor

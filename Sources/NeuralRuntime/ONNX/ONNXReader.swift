@@ -16,6 +16,11 @@ package enum ONNXReader {
 
     /// Reads a model from memory; `name` appears in error messages.
     package static func graph(bytes: [UInt8], name: String) throws -> GraphDescription {
+        try graph(bytes: ModelBytes(bytes), name: name)
+    }
+
+    /// Reads a model from a file's bytes (mapped); `name` appears in error messages.
+    static func graph(bytes: ModelBytes, name: String) throws -> GraphDescription {
         let file: ONNXModelFile
         do {
             file = try ONNXModelFile(bytes: bytes)

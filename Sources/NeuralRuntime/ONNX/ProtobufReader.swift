@@ -14,7 +14,7 @@ struct ProtobufReader {
 
     static let varint = 0, fixed64 = 1, lengthDelimited = 2, fixed32 = 5
 
-    let bytes: [UInt8]
+    let bytes: ModelBytes
 
     /// The fields of the message stored in `range`, in file order.
     func fields(in range: Range<Int>) throws -> [Field] {
@@ -82,11 +82,10 @@ struct ProtobufReader {
 
     /// `range` read as little-endian float32 values (raw tensor data).
     func littleEndianFloats(_ range: Range<Int>) throws -> [Float] {
-        guard range.count % 4 == 0 else { throw ProtobufError.truncated(offset: range.upperBound) }
-        return stride(from: range.lowerBound, to: range.upperBound, by: 4).map { at in
-            Float(bitPattern: UInt32(bytes[at]) | UInt32(bytes[at + 1]) << 8 | UInt32(bytes[at + 2]) << 16
-                | UInt32(bytes[at + 3]) << 24)
+        guard range.count % 4 == 0, range.lowerBound >= 0, range.upperBound <= bytes.count else {
+            throw ProtobufError.truncated(offset: range.upperBound)
         }
+        return bytes.littleEndianFloats(range)
     }
 
     /// `range` read as little-endian int64 values (raw tensor data).

@@ -4,11 +4,16 @@
 /// reading out of range, so a truncated or corrupted file can never crash the process.
 struct FlatBufferReader {
     /// The whole file.
-    let bytes: [UInt8]
+    let bytes: ModelBytes
 
     /// Wraps a file's bytes.
-    init(bytes: [UInt8]) {
+    init(bytes: ModelBytes) {
         self.bytes = bytes
+    }
+
+    /// Wraps a copy of `bytes`.
+    init(bytes: [UInt8]) {
+        self.init(bytes: ModelBytes(bytes))
     }
 
     /// Checks that `count` bytes starting at `offset` lie inside the buffer.

@@ -204,16 +204,12 @@ struct TFLiteGraphBuilder {
             throw malformed("tensor '\(tensor.name)' has \(range.count) bytes for shape \(tensor.shape)")
         }
         let bytes = reader.bytes
+        if width == 4 { return bytes.littleEndianFloats(range) }
         var values = [Float](repeating: 0, count: count)
         var at = range.lowerBound
         for i in 0..<count {
-            if width == 2 {
-                values[i] = Self.halfToFloat(UInt16(bytes[at]) | UInt16(bytes[at + 1]) << 8)
-            } else {
-                values[i] = Float(bitPattern: UInt32(bytes[at]) | UInt32(bytes[at + 1]) << 8
-                    | UInt32(bytes[at + 2]) << 16 | UInt32(bytes[at + 3]) << 24)
-            }
-            at += width
+            values[i] = Self.halfToFloat(UInt16(bytes[at]) | UInt16(bytes[at + 1]) << 8)
+            at += 2
         }
         return values
     }

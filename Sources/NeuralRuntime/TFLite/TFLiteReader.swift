@@ -14,6 +14,11 @@ package enum TFLiteReader {
 
     /// Reads a model from memory; `name` appears in error messages.
     package static func graph(bytes: [UInt8], name: String) throws -> GraphDescription {
+        try graph(bytes: ModelBytes(bytes), name: name)
+    }
+
+    /// Reads a model from a file's bytes (mapped); `name` appears in error messages.
+    static func graph(bytes: ModelBytes, name: String) throws -> GraphDescription {
         guard bytes.count >= 8, bytes[4..<8].elementsEqual("TFL3".utf8) else {
             throw NeuralRuntimeError.malformed(model: name, reason: "no TFL3 file identifier")
         }
