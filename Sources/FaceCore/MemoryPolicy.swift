@@ -55,10 +55,7 @@ package enum MemoryPolicy {
     @discardableResult
     package static func apply(environment: [String: String] = ProcessInfo.processInfo.environment) -> [Setting] {
         #if canImport(Glibc)
-        // Looked up rather than imported: Swift's Glibc module does not include <malloc.h>.
-        typealias Mallopt = @convention(c) (Int32, Int32) -> Int32
-        guard let symbol = dlsym(nil, "mallopt") else { return [] }
-        let mallopt = unsafeBitCast(symbol, to: Mallopt.self)
+        guard let mallopt = glibcFunction("mallopt", as: (@convention(c) (Int32, Int32) -> Int32).self) else { return [] }
         return settings(environment: environment).filter { mallopt($0.parameter, $0.bytes) == 1 }
         #else
         return []
@@ -70,9 +67,15 @@ package enum MemoryPolicy {
     /// otherwise keep resident for the whole run. Nothing where the C library is not glibc.
     package static func releaseFreedMemory() {
         #if canImport(Glibc)
-        typealias MallocTrim = @convention(c) (Int) -> Int32
-        guard let symbol = dlsym(nil, "malloc_trim") else { return }
-        _ = unsafeBitCast(symbol, to: MallocTrim.self)(0)
+        _ = glibcFunction("malloc_trim", as: (@convention(c) (Int) -> Int32).self)?(0)
         #endif
     }
+
+    #if canImport(Glibc)
+    /// glibc's function `name`, looked up rather than imported: Swift's Glibc module does not
+    /// include <malloc.h>. Nil when the C library has no such function.
+    private static func glibcFunction<Function>(_ name: String, as type: Function.Type) -> Function? {
+        dlsym(nil, name).map { unsafeBitCast($0, to: type) }
+    }
+    #endif
 }
