@@ -58,12 +58,12 @@ struct PipelineBuilder {
         let fps = input.framesPerSecond ?? VideoTiming.assumedFramesPerSecond
         let adaptive = geometry != nil && job.detection.mode == .adaptive
         // The look-ahead window: long enough to confirm a track from its first detection (or to
-        // cover --detect-every), and with adaptive detection half a second more, the time within
-        // which a face missed by the whole-frame passes is found and looked for backwards (a whole
-        // second with --anonymize: a small face entering at the edge can take that long to be found,
-        // and every frame it shows before must be masked).
+        // cover --detect-every), and with adaptive detection a second more, the time within which
+        // a face missed by the whole-frame passes is found and looked for backwards: a small face
+        // can take that long to be found by the tiles (samples/hd-small-face with BlazeFace: written
+        // from frame 15 of 50 with half a second, from frame 3 with a second).
         // Without a detector there is nothing to decide later, and held frames only cost memory.
-        let lookBack = adaptive ? Int((job.overlay.anonymize != nil ? fps : fps / 2).rounded()) : 0
+        let lookBack = adaptive ? Int(fps.rounded()) : 0
         let lookahead = job.detection.detector == .none && geometry != nil
             ? 0 : max(job.tracking.minHits + 2, job.detection.detectEvery + 1) + lookBack
         var trackerConfiguration = job.tracking.configuration(
