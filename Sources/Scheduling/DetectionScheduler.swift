@@ -148,7 +148,7 @@ package struct SchedulerConfiguration: Sendable, Equatable {
 
     /// Creates a configuration for video at `framesPerSecond`: a whole-frame pass at least twice a
     /// second (a face that enters between two is found backwards by the tracking stage's look-back,
-    /// which holds half a second), tiles every third of a second, once a second after a quiet sweep.
+    /// which holds a second), tiles every third of a second, once a second after a quiet sweep.
     package init(framesPerSecond: Double = VideoTiming.assumedFramesPerSecond) {
         let fps = framesPerSecond.isFinite && framesPerSecond > 0 ? framesPerSecond : VideoTiming.assumedFramesPerSecond
         maxKeyframeInterval = max(2, Int((fps / 2).rounded()))
