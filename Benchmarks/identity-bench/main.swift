@@ -21,6 +21,8 @@ import NeuralRuntime
 //   identity-bench embed DIR [--detector NAME]
 //       DIR/CLIP/*.png|jpg: the largest face of each picture as one line: CLIP, picture number,
 //       quality, then the 128 values, tab-separated (scripts/identity_corpus.py distances reads them).
+//   Every command takes --views plain|mirrored|mirrored-zoomed|mirrored-shifted: the views of each
+//   face whose descriptors are averaged (EmbeddingViews; the product's by default).
 //   identity-bench shots DIR... [--detector NAME] [--threshold X]
 //       each DIR is one shot of one person (frames in name order, 0.5 s apart); between shots a cut
 //       ends every track, as the pipeline will. Prints the identity ReidentificationIndex gives each
@@ -34,14 +36,14 @@ func largestFace(in image: BGRAImage, detector: FaceDetector) throws -> FaceObse
     try detector.detect(in: image).max { $0.bounds.area < $1.bounds.area }
 }
 
-func timeOnePicture(_ path: String, runs: Int, models: ModelLocator) throws {
+func timeOnePicture(_ path: String, runs: Int, models: ModelLocator, views: EmbeddingViews) throws {
     let image = try ImageLoader.load(path: path).image
     let detector = try CenterFaceDetector(models: models)
     guard let face = try largestFace(in: image, detector: detector) else { throw Failure(description: "\(path): no face") }
     var model: FaceEmbeddingModel?
     let reading = try Timing.medianThreadMilliseconds(runs: 1) { model = try FaceEmbeddingModel(models: models) }
     var prepared: FaceEmbedder?
-    let preparing = try Timing.medianThreadMilliseconds(runs: 1) { prepared = try FaceEmbedder(model: model!) }
+    let preparing = try Timing.medianThreadMilliseconds(runs: 1) { prepared = try FaceEmbedder(model: model!, views: views) }
     guard let embedder = prepared else { throw Failure(description: "no embedder") }
     guard let chip = FaceChip(face: face) else { throw Failure(description: "\(path): the face has no eyes") }
     var pixels = [Float](repeating: 0, count: FaceChip.size * FaceChip.size * 3)
@@ -54,17 +56,18 @@ func timeOnePicture(_ path: String, runs: Int, models: ModelLocator) throws {
     print(String(format: "face %.0f px wide, %d runs, one core:", face.bounds.width, runs))
     print(String(format: "  chip alignment   %7.3f ms", alignment))
     print(String(format: "  network          %7.3f ms", run))
-    print(String(format: "  embedding total  %7.3f ms per face (target <= 25)", whole))
+    print(String(format: "  embedding total  %7.3f ms per face (target <= 25; %d views)", whole, views.views.count))
     print("  slowest kernels (ms per run):")
     for (kernel, milliseconds) in network.profileKernels(runs: max(3, runs / 4)).prefix(6) {
         print("    \(kernel.padding(toLength: 24, withPad: " ", startingAt: 0))" + String(format: "%7.3f", milliseconds))
     }
 }
 
-func distances(_ folder: String, detectorName: String, threshold: Float, models: ModelLocator) throws {
+func distances(_ folder: String, detectorName: String, threshold: Float, models: ModelLocator,
+               views: EmbeddingViews) throws {
     guard let detector = try DetectionSettings(detector: DetectorKind(name: detectorName) ?? .centerface(), models: models).makeDetector()
     else { throw Failure(description: "distances need a detector") }
-    let embedder = try FaceEmbedder(model: try FaceEmbeddingModel(models: models))
+    let embedder = try FaceEmbedder(model: try FaceEmbeddingModel(models: models), views: views)
     let manager = FileManager.default
     var people: [(name: String, embeddings: [FaceEmbedding])] = []
     for person in try manager.contentsOfDirectory(atPath: folder).sorted() {
@@ -137,10 +140,10 @@ func distances(_ folder: String, detectorName: String, threshold: Float, models:
     }
 }
 
-func embed(_ folder: String, detectorName: String, models: ModelLocator) throws {
+func embed(_ folder: String, detectorName: String, models: ModelLocator, views: EmbeddingViews) throws {
     guard let detector = try DetectionSettings(detector: DetectorKind(name: detectorName) ?? .centerface(), models: models).makeDetector()
     else { throw Failure(description: "embed needs a detector") }
-    let embedder = try FaceEmbedder(model: try FaceEmbeddingModel(models: models))
+    let embedder = try FaceEmbedder(model: try FaceEmbeddingModel(models: models), views: views)
     let manager = FileManager.default
     for clip in try manager.contentsOfDirectory(atPath: folder).sorted() {
         let directory = (folder as NSString).appendingPathComponent(clip)
@@ -156,10 +159,10 @@ func embed(_ folder: String, detectorName: String, models: ModelLocator) throws 
 }
 
 func known(_ knownFolder: String, pictures: [String], detectorName: String, threshold: Float,
-           models: ModelLocator) throws {
+           models: ModelLocator, views: EmbeddingViews) throws {
     guard let detector = try DetectionSettings(detector: DetectorKind(name: detectorName) ?? .centerface(), models: models).makeDetector()
     else { throw Failure(description: "naming needs a detector") }
-    let embedder = try FaceEmbedder(model: try FaceEmbeddingModel(models: models))
+    let embedder = try FaceEmbedder(model: try FaceEmbeddingModel(models: models), views: views)
     let people = try KnownPeople.load(folder: knownFolder, embedder: embedder, threshold: threshold,
                                       loadImage: { try ImageLoader.load(path: $0).image },
                                       detect: { try detector.detect(in: $0) })
@@ -190,10 +193,11 @@ func known(_ knownFolder: String, pictures: [String], detectorName: String, thre
     }
 }
 
-func shots(_ folders: [String], detectorName: String, threshold: Float, models: ModelLocator) throws {
+func shots(_ folders: [String], detectorName: String, threshold: Float, models: ModelLocator,
+           views: EmbeddingViews) throws {
     guard let detector = try DetectionSettings(detector: DetectorKind(name: detectorName) ?? .centerface(), models: models).makeDetector()
     else { throw Failure(description: "shots need a detector") }
-    let embedder = try FaceEmbedder(model: try FaceEmbeddingModel(models: models))
+    let embedder = try FaceEmbedder(model: try FaceEmbeddingModel(models: models), views: views)
     var settings = ReidentificationSettings()
     settings.threshold = threshold
     var index = ReidentificationIndex(settings: settings)
@@ -224,27 +228,37 @@ var runs = 40
 var modelsFolder: String?
 var detectorName = "centerface"
 var threshold: Float = 0.5
+var views = EmbeddingViews.standard
 while let argument = arguments.next() {
     switch argument {
     case "--runs": runs = max(1, arguments.next().flatMap(Int.init) ?? runs)
     case "--models": modelsFolder = arguments.next()
     case "--detector": detectorName = arguments.next() ?? detectorName
     case "--threshold": threshold = arguments.next().flatMap(Float.init) ?? threshold
+    case "--views":
+        let name = arguments.next() ?? ""
+        guard let named = EmbeddingViews(name: name) else {
+            let message = "identity-bench: error: --views \(name): plain, mirrored, mirrored-zoomed or mirrored-shifted\n"
+            FileHandle.standardError.write(message.data(using: .utf8)!)
+            exit(2)
+        }
+        views = named
     default: positional.append(argument)
     }
 }
 do {
     let models = ModelLocator(explicitDirectory: modelsFolder)
     switch (positional.first, positional.count) {
-    case ("time", 2): try timeOnePicture(positional[1], runs: runs, models: models)
-    case ("embed", 2): try embed(positional[1], detectorName: detectorName, models: models)
-    case ("distances", 2): try distances(positional[1], detectorName: detectorName, threshold: threshold, models: models)
+    case ("time", 2): try timeOnePicture(positional[1], runs: runs, models: models, views: views)
+    case ("embed", 2): try embed(positional[1], detectorName: detectorName, models: models, views: views)
+    case ("distances", 2):
+        try distances(positional[1], detectorName: detectorName, threshold: threshold, models: models, views: views)
     case ("shots", 2...):
         try shots(Array(positional[1...]), detectorName: detectorName, threshold: threshold == 0.5 ? 0.4 : threshold,
-                  models: models)
+                  models: models, views: views)
     case ("known", 3...):
         try known(positional[1], pictures: Array(positional[2...]), detectorName: detectorName, threshold: threshold,
-                  models: models)
+                  models: models, views: views)
     default:
         FileHandle.standardError.write("usage: identity-bench time IMAGE [--runs N] | distances DIR | known KNOWN_DIR DIR... [--detector NAME] [--threshold X]\n".data(using: .utf8)!)
         exit(2)

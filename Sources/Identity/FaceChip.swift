@@ -48,6 +48,15 @@ package struct FaceChip: Sendable, Equatable {
         frameToChip = transform
     }
 
+    /// The same face cut `zoom` times larger about the template's centre (between the eyes and the
+    /// mouth) and moved by `dx`, `dy` chip pixels: the small crops of dlib's jitter, deterministic.
+    package func varied(zoom: Double, dx: Double, dy: Double) -> FaceChip {
+        if zoom == 1, dx == 0, dy == 0 { return self }
+        let t = frameToChip, cx = Self.nose.x, cy = (Self.leftEye.y + Self.mouth.y) / 2
+        return FaceChip(frameToChip: SimilarityTransform(a: zoom * t.a, b: zoom * t.b, tx: zoom * (t.tx - cx) + cx + dx,
+                                                         ty: zoom * (t.ty - cy) + cy + dy))
+    }
+
     /// Frame pixels per chip pixel.
     package var frameScale: Double { 1 / frameToChip.scale }
 
@@ -55,8 +64,11 @@ package struct FaceChip: Sendable, Equatable {
     /// pixel, each `(value - means[channel]) * scale` for 0...255 values; bilinear, black outside
     /// the frame. A face much larger than the chip is sampled from a block-averaged copy of the
     /// frame so the bilinear step does not alias.
+    ///
+    /// `mirrored` writes the chip mirrored about the template's vertical axis (the line through the
+    /// nose tip and mouth centre), so the face keeps its place on the chip.
     package func sample(_ image: BGRAImage, into output: UnsafeMutableBufferPointer<Float>, means: [Float] = [0, 0, 0],
-                        scale: Float = 1) {
+                        scale: Float = 1, mirrored: Bool = false) {
         let size = Self.size
         guard let base = output.baseAddress, output.count >= size * size * 3, means.count == 3,
               let chipToFrame = frameToChip.inverse else { return }
@@ -64,9 +76,11 @@ package struct FaceChip: Sendable, Equatable {
         let source = image.downscaled(by: factor)
         // Source index coordinates of chip pixel (0, 0) and the steps along a chip row and column.
         let k = Double(factor)
-        let origin = chipToFrame.apply(Point(x: 0.5, y: 0.5))
+        // Mirrored, chip column c samples the chip point 2 * axis - (c + 0.5): the other way along a row.
+        let direction: Double = mirrored ? -1 : 1
+        let origin = chipToFrame.apply(Point(x: mirrored ? 2 * Self.nose.x - 0.5 : 0.5, y: 0.5))
         let x0 = origin.x / k - 0.5, y0 = origin.y / k - 0.5
-        let columnX = chipToFrame.a / k, columnY = chipToFrame.b / k
+        let columnX = direction * chipToFrame.a / k, columnY = direction * chipToFrame.b / k
         let rowX = -chipToFrame.b / k, rowY = chipToFrame.a / k
         let width = source.width, height = source.height
         let mean = (means[0], means[1], means[2])

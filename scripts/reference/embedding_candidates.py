@@ -6,6 +6,7 @@ Reference study only: nothing in the product runs this. Needs onnxruntime, onnx,
   embedding_candidates.py frames --out DIR SEQUENCE.mp4...   (frames inside each shot of the bench's sequences)
   embedding_candidates.py embed --model SFACE.onnx --landmarks FACES.csv --out SFACE.tsv
   embedding_candidates.py compare --a DLIB.tsv --b SFACE.tsv [--half tune|report] [--min-quality Q]
+                                  [--b-name NAME --b-euclidean]   (--b another dlib embedding, e.g. --views mirrored)
   embedding_candidates.py time --model SFACE.onnx [--runs N]
 
 FACES.csv: `facetrack detect FRAMES/*/*.png --csv FACES.csv` (CenterFace boxes, eyes and mouth), on the frames that
@@ -207,7 +208,8 @@ def compare(args):
     print("%s: %d samples of %d people, %d clips (common to both files%s)" % (
         "all clips" if args.half == "all" else args.half + " half", len(keys), len(set(people)), len(set(clips)),
         "" if args.min_quality is None else ", dlib quality >= %g" % args.min_quality))
-    models = [("dlib", np.array([a[k][1] for k in keys]), False), ("sface", np.array([b[k][1] for k in keys]), True)]
+    models = [("dlib", np.array([a[k][1] for k in keys]), False),
+              (args.b_name, np.array([b[k][1] for k in keys]), not args.b_euclidean)]
     if args.dlib_cosine:
         models.insert(1, ("dlib-cos", models[0][1], True))
     same_pair = people[:, None] == people[None, :]
@@ -303,6 +305,10 @@ def main():
     p.add_argument("--min-quality", type=float)
     p.add_argument("--stretches", type=lambda s: [int(x) for x in s.split(",")], default=[1, 2, 4, 8])
     p.add_argument("--dlib-cosine", action="store_true", help="also dlib's descriptor as unit vectors")
+    p.add_argument("--b-name", default="sface", help="the name --b's model is printed with")
+    p.add_argument("--b-euclidean", action="store_true",
+                   help="--b compared as dlib's descriptor is (Euclidean, no unit vectors): e.g. identity-bench "
+                        "embed --views mirrored")
     p = commands.add_parser("time")
     p.add_argument("--model", required=True)
     p.add_argument("--runs", type=int, default=200)
