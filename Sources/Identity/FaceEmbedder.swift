@@ -112,7 +112,7 @@ package struct EmbeddingViews: Sendable, Equatable {
     package static let mirroredShifted = EmbeddingViews([View(), View(mirrored: true)] + [(3.0, 0.0), (-3, 0), (0, 3), (0, -3)]
         .flatMap { shift in [false, true].map { View(mirrored: $0, dx: shift.0, dy: shift.1) } })
     /// What the product uses.
-    package static let standard = plain
+    package static let standard = mirrored
 
     /// A set by name (identity-bench's `--views`): plain, mirrored, mirrored-zoomed, mirrored-shifted.
     package init?(name: String) {
