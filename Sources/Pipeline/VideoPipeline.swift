@@ -58,12 +58,16 @@ struct PipelineBuilder {
         let fps = input.framesPerSecond ?? VideoTiming.assumedFramesPerSecond
         let adaptive = geometry != nil && job.detection.mode == .adaptive
         // The look-ahead window: long enough to confirm a track from its first detection (or to
-        // cover --detect-every), and with adaptive detection a second more, the time within which
-        // a face missed by the whole-frame passes is found and looked for backwards: a small face
-        // can take that long to be found by the tiles (samples/hd-small-face with BlazeFace: written
-        // from frame 15 of 50 with half a second, from frame 3 with a second).
+        // cover --detect-every), and with adaptive detection the time within which a face missed by
+        // the whole-frame passes is found and looked for backwards: half a second (the keyframes'
+        // longest interval), a second where tiles run, since a small face can take that long to be
+        // found by them (samples/hd-small-face with BlazeFace: written from frame 15 of 50 with half
+        // a second, from frame 3 with a second), and with --anonymize (a face entering at the edge;
+        // every frame it shows before must be masked). Where no tiles run, a longer window only
+        // moved identity decisions (docs/scheduling.md, "A second of look-back").
         // Without a detector there is nothing to decide later, and held frames only cost memory.
-        let lookBack = adaptive ? Int(fps.rounded()) : 0
+        let tiled = input.pictureSize.map { geometry?.usesTiles(width: $0.width, height: $0.height) ?? false } ?? true
+        let lookBack = adaptive ? Int((job.overlay.anonymize != nil || tiled ? fps : fps / 2).rounded()) : 0
         let lookahead = job.detection.detector == .none && geometry != nil
             ? 0 : max(job.tracking.minHits + 2, job.detection.detectEvery + 1) + lookBack
         var trackerConfiguration = job.tracking.configuration(

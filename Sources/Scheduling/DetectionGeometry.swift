@@ -42,6 +42,12 @@ package struct DetectionGeometry: Sendable, Equatable {
         return min(1, Double(side) / Double(max(width, height, 1)))
     }
 
+    /// Whether tiles cover a frame of this size: the whole-frame pass sees it clearly smaller than
+    /// the tiles do (1080p at 640: a third).
+    package func usesTiles(width: Int, height: Int) -> Bool {
+        tileScale > baseScale(width: width, height: height) * 1.2
+    }
+
     /// The size of the whole-frame pass's picture for a frame of this size: scaled by
     /// `baseScale`, each side rounded up to a multiple of `baseMultiple`.
     package func basePictureSize(width: Int, height: Int) -> (width: Int, height: Int) {

@@ -148,7 +148,7 @@ package struct SchedulerConfiguration: Sendable, Equatable {
 
     /// Creates a configuration for video at `framesPerSecond`: a whole-frame pass at least twice a
     /// second (a face that enters between two is found backwards by the tracking stage's look-back,
-    /// which holds a second), tiles every third of a second, once a second after a quiet sweep.
+    /// which holds at least that), tiles every third of a second, once a second after a quiet sweep.
     package init(framesPerSecond: Double = VideoTiming.assumedFramesPerSecond) {
         let fps = framesPerSecond.isFinite && framesPerSecond > 0 ? framesPerSecond : VideoTiming.assumedFramesPerSecond
         maxKeyframeInterval = max(2, Int((fps / 2).rounded()))
@@ -224,7 +224,7 @@ package struct DetectionScheduler: Sendable {
         self.geometry = geometry
         self.configuration = configuration
         baseScale = geometry.baseScale(width: width, height: height)
-        tiles = geometry.tileScale > baseScale * 1.2
+        tiles = geometry.usesTiles(width: width, height: height)
             ? TileGrid(width: width, height: height, tileWidth: geometry.tileWidth, tileHeight: geometry.tileHeight,
                        scale: geometry.tileScale, overlap: configuration.tileOverlap)
             : TileGrid(width: 0, height: 0, tileWidth: 1, tileHeight: 1, scale: 1, overlap: 0)

@@ -91,6 +91,24 @@ final class StatsOptionTests: XCTestCase {
         XCTAssertEqual(try mib("codecs, libraries, rest") + parts.reduce(0, +), peak, accuracy: 0.5)
     }
 
+    /// The look-back holds a second where tiles run (a small face can take that long to be found by
+    /// them) and with --anonymize, half a second where no tiles run (a longer window there only moved
+    /// identity decisions): at 25 fps 25 or 13 frames, which the limit of frames in flight shows.
+    func testTheLookBackHoldsASecondWhereTilesRunAndHalfASecondWhereNoneDo() throws {
+        let folder = try TemporaryFolder()
+        func limit(_ size: String, _ extra: [String] = []) throws -> Int {
+            let clip = folder.file("clip-\(size).mp4")
+            try Clips.pattern(clip, seconds: 0.2, size: size, rate: 25)
+            let result = try Tools.run(Tools.facetrack, ["process", clip, "--csv", folder.file("t.csv"), "--stats", "--quiet"] + extra)
+            XCTAssertEqual(result.status, 0, result.stderr)
+            let line = try XCTUnwrap(result.stderr.split(separator: "\n").first { $0.contains("look-ahead window ") }, result.stderr)
+            return try XCTUnwrap(Int(line.components(separatedBy: "(limit ")[1].dropLast()), String(line))
+        }
+        let untiled = try limit("640x360")
+        XCTAssertEqual(try limit("1280x720") - untiled, 25 - 13, "720p at 640: tiles at full resolution, a second")
+        XCTAssertEqual(try limit("640x360", ["--anonymize", "blur"]) - untiled, 25 - 13, "--anonymize: a second")
+    }
+
     func testBatchResultsCarryStatsPerFile() throws {
         let folder = try TemporaryFolder()
         let inputs = folder.file("in")
