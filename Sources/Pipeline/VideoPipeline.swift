@@ -64,7 +64,7 @@ struct PipelineBuilder {
         // found by them (samples/hd-small-face with BlazeFace: written from frame 15 of 50 with half
         // a second, from frame 3 with a second), and with --anonymize (a face entering at the edge;
         // every frame it shows before must be masked). Where no tiles run, a longer window only
-        // moved identity decisions (docs/scheduling.md, "A second of look-back").
+        // moved identity decisions (docs/scheduling.md, "A second of look-back where tiles run").
         // Without a detector there is nothing to decide later, and held frames only cost memory.
         let tiled = input.pictureSize.map { geometry?.usesTiles(width: $0.width, height: $0.height) ?? false } ?? true
         let lookBack = adaptive ? Int((job.overlay.anonymize != nil || tiled ? fps : fps / 2).rounded()) : 0
