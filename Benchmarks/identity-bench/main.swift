@@ -9,7 +9,8 @@ import NeuralRuntime
 // Face embeddings: their cost and how far apart people are (run through scripts/bench-identity).
 //   identity-bench time IMAGE [--runs N] [--models DIR]
 //       median milliseconds per face (this thread's CPU time, one core) of the chip alignment, the
-//       network, and the whole FaceEmbedder.sample, then the network's slowest kernels.
+//       network, and the whole FaceEmbedder.sample (the views in one batch), against the network run
+//       on one view at a time, then the network's slowest kernels.
 //   identity-bench distances DIR [--detector centerface|blazeface] [--models DIR] [--threshold X]
 //       DIR/PERSON/*.jpg|png: embeds the largest face of each picture and prints, per pair of people,
 //       the smallest, median and largest distance, and how many pairs fall on the wrong side of X;
@@ -49,14 +50,22 @@ func timeOnePicture(_ path: String, runs: Int, models: ModelLocator, views: Embe
     var pixels = [Float](repeating: 0, count: FaceChip.size * FaceChip.size * 3)
     let alignment = Timing.medianThreadMilliseconds(runs: runs) { pixels.withUnsafeMutableBufferPointer { chip.sample(image, into: $0) } }
     let whole = Timing.medianThreadMilliseconds(runs: runs) { _ = embedder.sample(of: face, in: image) }
+    let viewByView = Timing.medianThreadMilliseconds(runs: runs) { _ = embedder.embeddingViewByView(of: face, in: image) }
     let network = try NeuralNetwork(graph: DlibReader.faceRecognitionResNet(contentsOf: try models.path(
         for: FaceEmbeddingModel.fileName)).graph)
     let run = Timing.medianThreadMilliseconds(runs: runs) { network.run() }
+    // The network on a batch of the views' count, as `FaceEmbedder` runs it (inputs left zero).
+    let batch = try ResizableNetwork(graph: DlibReader.faceRecognitionResNet(contentsOf: try models.path(
+        for: FaceEmbeddingModel.fileName)).graph).network(batch: views.views.count, height: FaceChip.size, width: FaceChip.size)
+    let batchRun = Timing.medianThreadMilliseconds(runs: runs) { batch.run() }
     print(String(format: "start-up: model read %.0f ms, embedder prepared %.0f ms (once per thread)", reading, preparing))
     print(String(format: "face %.0f px wide, %d runs, one core:", face.bounds.width, runs))
     print(String(format: "  chip alignment   %7.3f ms", alignment))
     print(String(format: "  network          %7.3f ms", run))
-    print(String(format: "  embedding total  %7.3f ms per face (target <= 25; %d views)", whole, views.views.count))
+    print(String(format: "  network, batch of %d %6.3f ms (%.3f ms per image)", views.views.count, batchRun,
+                 batchRun / Double(views.views.count)))
+    print(String(format: "  embedding total  %7.3f ms per face (target <= 25; %d views in one batch)", whole, views.views.count))
+    print(String(format: "  one view at a time %5.3f ms per face (the network run per view, no quality score)", viewByView))
     print("  slowest kernels (ms per run):")
     for (kernel, milliseconds) in network.profileKernels(runs: max(3, runs / 4)).prefix(6) {
         print("    \(kernel.padding(toLength: 24, withPad: " ", startingAt: 0))" + String(format: "%7.3f", milliseconds))

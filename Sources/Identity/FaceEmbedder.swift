@@ -3,12 +3,19 @@ import NeuralRuntime
 
 /// Computes face embeddings with dlib's face-recognition ResNet on the project's runtime: aligns
 /// each face to dlib's 150x150 chip (`FaceChip`) straight into the network's input and runs it.
+/// A face's views (`EmbeddingViews`) go through the network as one batch: each layer reads its
+/// weights once per face instead of once per view, and each view's output is bit for bit what
+/// the network gives it alone (docs/identity.md, "All views in one batch").
 ///
 /// Reuses its network and buffers: after `init` nothing is allocated per face except the
 /// returned values. Not thread-safe: make one per thread (an analysis lane), sharing one
 /// `FaceEmbeddingModel`.
 package final class FaceEmbedder {
+    /// The network for every view of a face at once (batch = views.count).
     private let network: NeuralNetwork
+    /// The network for one chip (`embedding(chipRGB:)`): `network` itself for one view, else one
+    /// planned with it, sharing its packed weights and activation arena (only its tables are extra).
+    private let single: NeuralNetwork
     private let means: [Float]
     /// dlib's input layer divides by 256 after subtracting the means.
     private let scale: Float = 1.0 / 256
@@ -19,30 +26,39 @@ package final class FaceEmbedder {
     /// Prepares a network for `model`.
     package init(model: FaceEmbeddingModel, views: EmbeddingViews = .standard) throws {
         self.views = views
-        network = try NeuralNetwork(graph: model.network.graph)
+        guard model.network.inputRows == FaceChip.size, model.network.inputColumns == FaceChip.size else {
+            throw NeuralRuntimeError.unsupported(model: model.network.graph.name, reason: "expected a 150x150 input")
+        }
+        // Both networks are planned now and the graph let go: kept for later planning, its
+        // constants (22 MB, already packed) would stay in memory for the whole run. The batch is
+        // planned first: the one-image network then fits in its arena.
+        let sizes = try ResizableNetwork(graph: model.network.graph, capacity: 2)
+        network = try sizes.network(batch: views.views.count, height: FaceChip.size, width: FaceChip.size)
+        single = views.views.count == 1 ? network : try sizes.network(batch: 1, height: FaceChip.size, width: FaceChip.size)
         means = model.network.inputMeans
-        guard model.network.inputRows == FaceChip.size, model.network.inputColumns == FaceChip.size,
-              network.outputShapes.first?.count == 2 else {
-            throw NeuralRuntimeError.unsupported(model: model.network.graph.name,
-                                                 reason: "expected a 150x150 input and a vector output")
+        guard network.outputShapes.first?.count == 2 else {
+            throw NeuralRuntimeError.unsupported(model: model.network.graph.name, reason: "expected a vector output")
         }
     }
+
+    /// Floats of activation arena the views' network plans (`NeuralNetwork.arenaFloatCount`).
+    package var arenaFloatCount: Int { network.arenaFloatCount }
 
     /// The embedding and quality of `face` in `image`; nil when the detector gave no eyes.
     package func sample(of face: FaceObservation, in image: BGRAImage) -> FaceSample? {
         guard let chip = FaceChip(face: face) else { return nil }
-        let input = network.input(0)
-        var quality = 0.0
-        var sum: [Float] = []
         for (number, view) in views.views.enumerated() {
             chip.varied(zoom: view.zoom, dx: view.dx, dy: view.dy)
-                .sample(image, into: input, means: means, scale: scale, mirrored: view.mirrored)
-            if number == 0 {
-                quality = FaceQuality.score(face: face, chip: chip, pixels: UnsafeBufferPointer(input), scale: scale)
-            }
-            network.run()
-            let output = network.output(0)
-            if sum.isEmpty { sum = Array(output) } else { for index in sum.indices { sum[index] += output[index] } }
+                .sample(image, into: network.input(0, image: number), means: means, scale: scale, mirrored: view.mirrored)
+        }
+        let quality = FaceQuality.score(face: face, chip: chip, pixels: UnsafeBufferPointer(network.input(0, image: 0)),
+                                        scale: scale)
+        network.run()
+        // The views' outputs summed in order, then scaled: what running them one at a time gave.
+        var sum = Array(network.output(0, image: 0))
+        for number in views.views.indices.dropFirst() {
+            let output = network.output(0, image: number)
+            for index in sum.indices { sum[index] += output[index] }
         }
         if views.views.count > 1 {
             let share = 1 / Float(views.views.count)
@@ -61,15 +77,31 @@ package final class FaceEmbedder {
     /// 150x150 image). The network on this chip alone, whatever `views` says: it checks the
     /// network against dlib's.
     package func embedding(chipRGB pixels: [UInt8]) -> FaceEmbedding? {
-        let input = network.input(0)
+        let input = single.input(0)
         guard pixels.count == input.count else { return nil }
         for index in 0..<input.count { input[index] = (Float(pixels[index]) - means[index % 3]) * scale }
-        return run()
+        single.run()
+        return FaceEmbedding(values: Array(single.output(0)))
     }
 
-    private func run() -> FaceEmbedding {
-        network.run()
-        return FaceEmbedding(values: Array(network.output(0)))
+    /// The embedding of `face` in `image` with the network run on one view at a time and the
+    /// outputs averaged in the same order: what `sample(of:in:)` gave before its views went in one
+    /// batch (tests compare the two bit for bit).
+    package func embeddingViewByView(of face: FaceObservation, in image: BGRAImage) -> FaceEmbedding? {
+        guard let chip = FaceChip(face: face) else { return nil }
+        var sum: [Float] = []
+        for view in views.views {
+            chip.varied(zoom: view.zoom, dx: view.dx, dy: view.dy)
+                .sample(image, into: single.input(0), means: means, scale: scale, mirrored: view.mirrored)
+            single.run()
+            let output = single.output(0)
+            if sum.isEmpty { sum = Array(output) } else { for index in sum.indices { sum[index] += output[index] } }
+        }
+        if views.views.count > 1 {
+            let share = 1 / Float(views.views.count)
+            for index in sum.indices { sum[index] *= share }
+        }
+        return FaceEmbedding(values: sum)
     }
 }
 

@@ -83,4 +83,35 @@ final class DlibNetworkTests: XCTestCase {
             print("dlib agreement \(name): max |difference| \(worst), distance \(distance)")
         }
     }
+
+    /// The network planned for a batch (`FaceEmbedder` runs a face's views as one) gives each image
+    /// bit for bit what a one-image network gives it, on every kernel path: the graph's
+    /// convolutions, zero-padded shortcuts, additions, max and average poolings and the fully
+    /// connected layer all keep the images apart.
+    func testBatchOfChipsMatchesEachChipAloneExactly() throws {
+        let graph = try Self.model.get().network.graph
+        var chips: [[Float]] = []
+        for name in ["hopper", "astronaut", "noise"] {
+            let rgb: [UInt8] = try IdentityFixtures.ppm("chip_\(name).ppm").rgb
+            chips.append(rgb.map { (Float($0) - 128) / 256 })
+        }
+        let pattern: [Float] = (0..<150 * 150 * 3).map { Float(($0 * 7919) % 251) / 251 - 0.5 }
+        chips.append(pattern)
+        for path in KernelPath.supported {
+            let model = try ResizableNetwork(graph: graph, capacity: 2, kernelPath: path)
+            let batch = try model.network(batch: chips.count, height: 150, width: 150)
+            XCTAssertEqual(batch.batch, chips.count)
+            XCTAssertEqual(batch.outputShapes, [[chips.count, 128]])
+            for (slot, chip) in chips.enumerated() { _ = batch.input(0, image: slot).update(from: chip) }
+            batch.run()
+            // The networks share one arena: the batch's outputs are read before the other runs.
+            let batched = chips.indices.map { Array(batch.output(0, image: $0)) }
+            let single = try model.network(batch: 1, height: 150, width: 150)
+            for (slot, chip) in chips.enumerated() {
+                _ = single.input(0).update(from: chip)
+                single.run()
+                XCTAssertTrue(batched[slot] == Array(single.output(0)), "\(path) chip \(slot)")
+            }
+        }
+    }
 }

@@ -65,6 +65,33 @@ final class EmbeddingViewTests: XCTestCase {
         XCTAssertEqual(EmbeddingViews.standard, .mirrored)
     }
 
+    /// `FaceEmbedder` runs a face's views as one batch: its descriptors are bit for bit those of the
+    /// network run on one view at a time and the outputs averaged in the same order, for every set
+    /// of views (2 to 12 views), and the one-chip path (`embedding(chipRGB:)`) still runs alone.
+    func testBatchedViewsGiveWhatOneViewAtATimeGives() throws {
+        let detector = try CenterFaceDetector(models: IdentityFixtures.models())
+        let model = try IdentityFixtures.embeddingModel.get()
+        let pictures = try ["hopper_1", "astronaut_2"].map { name in
+            let image = try ImageLoader.load(path: try IdentityFixtures.path("photo_\(name).jpg")).image
+            return (name, image, try XCTUnwrap(try detector.detect(in: image).max { $0.bounds.area < $1.bounds.area }, name))
+        }
+        for name in ["plain", "mirrored", "mirrored-zoomed", "mirrored-shifted"] {
+            let embedder = try FaceEmbedder(model: model, views: try XCTUnwrap(EmbeddingViews(name: name)))
+            for (picture, image, face) in pictures {
+                let batched = try XCTUnwrap(embedder.sample(of: face, in: image), picture)
+                let alone = try XCTUnwrap(embedder.embeddingViewByView(of: face, in: image), picture)
+                XCTAssertTrue(batched.embedding.values == alone.values, "\(name) \(picture)")
+                // Again after the one-image network ran on the arena they share.
+                XCTAssertTrue(embedder.sample(of: face, in: image)?.embedding.values == alone.values, "\(name) \(picture)")
+                XCTAssertEqual(embedder.sample(of: face, in: image)?.quality, batched.quality)
+            }
+        }
+        let chip = try IdentityFixtures.ppm("chip_hopper.ppm")
+        let mirrored = try FaceEmbedder(model: model), plain = try FaceEmbedder(model: model, views: .plain)
+        XCTAssertTrue(try XCTUnwrap(mirrored.embedding(chipRGB: chip.rgb)).values
+                      == XCTUnwrap(plain.embedding(chipRGB: chip.rgb)).values)
+    }
+
     func testTheMirroredChipKeepsTheFaceInPlace() throws {
         // A chip whose transform is the identity: mirrored, chip column c samples the frame at
         // 2 * 74.513 - (c + 0.5), so the template's axis stays where it is.
