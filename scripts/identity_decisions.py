@@ -58,6 +58,7 @@ import numpy as np
 THRESHOLD, MARGIN = np.float32(0.4), np.float32(0.08)
 CAPACITY, DRIFT_SAMPLES, DRIFT_SECONDS, DECISION_SAMPLES = 8, 4, 0.5, 2
 MINIMUM_QUALITY, SPLIT_QUALITY, LOST_FOR = 0.03, 0.1, 0.25
+POOR_QUALITY, POOR_SAMPLES, POOR_THRESHOLD = 0.01, 3, np.float32(0.35)
 
 
 def dist(a, b):
@@ -123,7 +124,7 @@ class Gallery:
 
 class Live:
     def __init__(self, t):
-        self.identity, self.gallery, self.outliers = None, Gallery(), []
+        self.identity, self.gallery, self.outliers, self.poor = None, Gallery(), [], Gallery()
         self.first_seen = self.last_seen = self.last_consistent = t
 
 
@@ -138,6 +139,9 @@ class Index:
         st = self.live.get(track) or Live(t)
         st.last_seen = t
         if sample is None or not sample.q >= MINIMUM_QUALITY or not t >= self.quiet:
+            if sample is not None and st.identity is None and sample.q >= POOR_QUALITY and t >= self.quiet:
+                sample.t = t
+                st.poor.add(sample)
             if not st.outliers:
                 st.last_consistent = t
             self.live[track] = st
@@ -208,18 +212,30 @@ class Index:
         if gallery.samples:
             self.ended.append(dict(identity=identity, gallery=gallery, last_seen=last_seen))
 
+    def evidence(self, st, excluded):
+        """ReidentificationIndex.evidence: the gallery a continuation is judged on and its threshold."""
+        if len(st.gallery.samples) >= DECISION_SAMPLES:
+            return st.gallery, THRESHOLD
+        if excluded is not None or not st.poor.samples or len(st.gallery.samples) + len(st.poor.samples) < POOR_SAMPLES:
+            return None, THRESHOLD
+        g = Gallery()
+        g.merge(st.gallery)
+        g.merge(st.poor)
+        return g, POOR_THRESHOLD
+
     def decide(self, track, st, excluded, t, kind):
         candidates = []  # (distance, identity, gallery, index in ended or None, live track or None)
-        if len(st.gallery.samples) >= DECISION_SAMPLES:
+        evidence, threshold = self.evidence(st, excluded)
+        if evidence is not None:
             for i, c in enumerate(self.ended):
                 if c["identity"] != excluded and c["last_seen"] < st.first_seen:
-                    d = st.gallery.to_gallery(c["gallery"])
+                    d = evidence.to_gallery(c["gallery"])
                     if d is not None:
                         candidates.append((d, c["identity"], c["gallery"], i, None))
             for other, c in self.live.items():
                 if other != track and c.identity is not None and c.identity != excluded \
                         and c.last_seen < st.first_seen - LOST_FOR:
-                    d = st.gallery.to_gallery(c.gallery)
+                    d = evidence.to_gallery(c.gallery)
                     if d is not None:
                         candidates.append((d, c.identity, c.gallery, None, other))
         candidates.sort(key=lambda c: (c[0], c[1]))
@@ -232,7 +248,7 @@ class Index:
             if apart is None or apart >= THRESHOLD:
                 runner = c
                 break
-        clear = best is not None and best[0] < THRESHOLD and (runner is None or runner[0] - best[0] >= MARGIN)
+        clear = best is not None and best[0] < threshold and (runner is None or runner[0] - best[0] >= MARGIN)
         if self.rule is not None and best is not None:
             clear = bool(self.rule(float(best[0]), runner and float(runner[0])))
         if clear and best[3] is not None:
@@ -244,7 +260,7 @@ class Index:
         else:
             identity, self.next = self.next, self.next + 1
         self.log.append(dict(track=track, t=t, kind=kind, identity=identity, linked=clear,
-                             gallery=st.gallery.copy(), first_seen=st.first_seen,
+                             gallery=(evidence or st.gallery).copy(), first_seen=st.first_seen,
                              candidates=[(float(c[0]), c[1], c[2].copy()) for c in candidates],
                              runner=runner and float(runner[0])))
         if clear:

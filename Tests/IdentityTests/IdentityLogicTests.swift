@@ -181,15 +181,14 @@ final class IdentityLogicTests: XCTestCase {
 
     func testTrackWithoutSamplesGetsANewIdentityAndPoorSamplesAreIgnored() {
         let a = faces.person()
-        var settings = ReidentificationSettings()
-        settings.minimumQuality = 0.5
-        var index = ReidentificationIndex(settings: settings)
+        var index = ReidentificationIndex()
         show(a, as: 1, from: 0, in: &index)
         _ = index.confirm(track: 1, time: 0.2)
         index.end(track: 1)
-        // Track 2 is A too, but only in pictures too poor to judge: no evidence, a new identity.
+        // Track 2 is A too, but only in pictures too poor to judge (under `poorEvidenceQuality`): no
+        // evidence, a new identity.
         for step in 0..<3 {
-            _ = index.observe(track: 2, sample: faces.picture(of: a, quality: 0.2), time: 5 + Double(step) * 0.1)
+            _ = index.observe(track: 2, sample: faces.picture(of: a, quality: 0.005), time: 5 + Double(step) * 0.1)
         }
         _ = index.observe(track: 2, sample: nil, time: 5.3)
         XCTAssertEqual(index.confirm(track: 2, time: 5.3).identity, 2)
@@ -211,6 +210,44 @@ final class IdentityLogicTests: XCTestCase {
         index.end(track: 1)
         show(a, as: 2, from: 10, in: &index)
         XCTAssertEqual(index.confirm(track: 2, time: 10.5).identity, 1, "A comes back in a good shot")
+    }
+
+    /// A soft face after a cut (p14-b of the corpus: a webcam's jump cut, samples of quality 0.02 to
+    /// 0.03 until after publication): three poor samples, averaged, continue the person at the stricter
+    /// `poorEvidenceThreshold`; two do not, nor does someone between that and `threshold` away. Main
+    /// e161e2c gave each of these tracks a new identity.
+    func testPoorEvidenceContinuesAPersonAtAStricterThreshold() {
+        let a = faces.person(), b = faces.person()
+        // Someone about 0.38 from A: closer than `threshold`, farther than `poorEvidenceThreshold`.
+        let angle = 2 * asin(Float(0.19)), mix = tan(angle) / (1 + tan(angle))
+        let blend = zip(a.values, b.values).map { (1 - mix) * $0 + mix * $1 }
+        let length = blend.reduce(0) { $0 + $1 * $1 }.squareRoot()
+        let near = FaceEmbedding(values: blend.map { $0 / length })
+        XCTAssertTrue((0.36..<0.4).contains(near.distance(to: a)), "\(near.distance(to: a))")
+
+        var index = ReidentificationIndex()
+        show(a, as: 1, from: 0, in: &index)
+        XCTAssertEqual(index.confirm(track: 1, time: 0.5).identity, 1)
+        index.end(track: 1)
+        // The near stranger, in poor pictures: not A.
+        for step in 0..<4 {
+            _ = index.observe(track: 2, sample: faces.picture(of: near, noise: 0, quality: 0.02), time: 5 + Double(step) * 0.1)
+        }
+        let stranger = index.confirm(track: 2, time: 5.4)
+        XCTAssertEqual(stranger.identity, 2)
+        XCTAssertFalse(stranger.isContinuation)
+        index.end(track: 2)
+        // A in two poor pictures: too little to judge.
+        show(a, as: 3, from: 10, count: 2, quality: 0.02, in: &index)
+        XCTAssertEqual(index.confirm(track: 3, time: 10.5).identity, 3)
+        index.end(track: 3)
+        // A in three: A again, though the gallery holds no sample that votes.
+        show(a, as: 4, from: 20, count: 3, quality: 0.02, in: &index)
+        let back = index.confirm(track: 4, time: 20.5)
+        XCTAssertEqual(back.identity, 1)
+        XCTAssertLessThan(back.distance ?? 1, ReidentificationSettings().poorEvidenceThreshold)
+        XCTAssertTrue(index.gallery(of: 4)?.samples.allSatisfy { $0.quality >= 0.03 } ?? false,
+                      "poor samples carry the decision, not the gallery")
     }
 
     /// A face entering at the frame's edge, half out of the picture: its first samples are poor and
