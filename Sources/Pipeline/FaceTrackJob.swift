@@ -126,12 +126,24 @@ public struct FaceTrackJob: Sendable {
     /// Lanes of the parallel stages (and cores for a still image's inference): `threads`, or one per core.
     var laneCount: Int { threads > 0 ? threads : max(1, ProcessInfo.processInfo.activeProcessorCount) }
 
+    /// True when an output shows track IDs, which re-identification decides: the tracks CSV, JSON,
+    /// MOT, tracks summary, landmarks and report, labels drawn on the video, and a segment of a
+    /// split plan (its record of identities is stitched). An overlaid or anonymised copy without
+    /// labels shows boxes, eyes and masks only, which are the same whoever the faces are.
+    var showsTrackIDs: Bool {
+        let files: [String?] = [outputs.csv, outputs.json, outputs.mot, outputs.tracksSummary, outputs.landmarks, outputs.report]
+        return files.contains { $0 != nil } || overlay.kinds.contains(.labels) || segment != nil
+    }
+
     /// Re-identification, known people and --keep/--only, when asked for: re-identification alone
-    /// (the default) is skipped when there are no faces to embed or the embedding model is not
+    /// (the default) is skipped when no output shows track IDs (`showsTrackIDs`; `recordsIdentities`:
+    /// a caller keeps the galleries), there are no faces to embed or the embedding model is not
     /// installed; --known, --keep and --only need the model.
-    private func identityParts() throws -> (settings: IdentitySettings, model: FaceEmbeddingModel, known: KnownPeople?)? {
+    private func identityParts(recordsIdentities: Bool) throws
+        -> (settings: IdentitySettings, model: FaceEmbeddingModel, known: KnownPeople?)? {
         let asksForPeople = identity.knownFolder != nil || !identity.keep.isEmpty || !identity.only.isEmpty
         let wantsReid = identity.reidentify && detection.detector != .none && !asksForPeople
+            && (showsTrackIDs || recordsIdentities)
         guard asksForPeople || (wantsReid && FaceEmbeddingModel.isInstalled(models: detection.models)) else { return nil }
         let model = try FaceEmbeddingModel(models: detection.models)
         let known = try knownPeople ?? identity.knownFolder.map {
@@ -222,7 +234,7 @@ public struct FaceTrackJob: Sendable {
             outputs.append(try StillImageOutput(path: path, input: input, renderer: overlay.draws ? OverlayRenderer(configuration: overlay) : nil))
         }
         var builder = PipelineBuilder(job: self, input: reader, outputs: outputs + extraOutputs)
-        builder.identity = try identityParts()
+        builder.identity = try identityParts(recordsIdentities: galleries != nil)
         builder.galleries = galleries
         builder.stop = stop
         let total = reader.estimatedFrameCount
