@@ -8,7 +8,7 @@ final class ReferenceTruthTests: XCTestCase {
     private let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
         .deletingLastPathComponent()
     private let clips = ["zoom", "crossing", "exit-return", "no-face", "portrait-rotated", "vfr", "hd-small-face",
-                         "exit-return-long", "cut-aba", "crowd-hd", "edge-enter"]
+                         "exit-return-long", "cut-aba", "crowd-hd", "edge-enter", "steady-hd"]
 
     func testRegeneratedTruthIsByteIdentical() throws {
         let folder = try TemporaryFolder()
