@@ -270,21 +270,85 @@ def crowd_clip():
 def crowd_backdrop(images, width, height):
     """Brick wall above the floor line, gravel floor below it (both tiled mirrored, so without seams)."""
     import numpy as np
-    from PIL import Image
 
-    def tiled(photo, size, gains):
-        tile = np.asarray(images[photo].resize((size, size), Image.LANCZOS), dtype=np.float32)
-        pair = np.concatenate([tile, tile[:, ::-1]], axis=1)
-        block = np.concatenate([pair, pair[::-1]], axis=0)
-        reps = (height // block.shape[0] + 1, width // block.shape[1] + 1, 1)
-        return np.tile(block, reps)[:height, :width] * np.array(gains, dtype=np.float32)
-
-    wall = tiled("brick", 384, (1.0, 0.72, 0.6))
-    floor = tiled("gravel", 256, (0.75, 0.72, 0.68))
+    wall = tiled(images["brick"], 384, (1.0, 0.72, 0.6), width, height)
+    floor = tiled(images["gravel"], 256, (0.75, 0.72, 0.68), width, height)
     shade = np.linspace(0.6, 1.0, height, dtype=np.float32)[:, None, None]  # the floor darker far away
     picture = np.where(np.arange(height)[:, None, None] < CROWD_WALL_BASE, wall, floor * shade)
     picture[CROWD_WALL_BASE - 8:CROWD_WALL_BASE] *= 0.4  # a dark skirting along the wall's foot
     return picture.clip(0, 255).astype(np.uint8)
+
+
+def tiled(image, size, gains, width, height):
+    """A texture resized to size x size, tiled mirrored (so without seams) over width x height, with
+    red, green and blue gains (floats)."""
+    import numpy as np
+    from PIL import Image
+
+    tile = np.asarray(image.resize((size, size), Image.LANCZOS), dtype=np.float32)
+    pair = np.concatenate([tile, tile[:, ::-1]], axis=1)
+    block = np.concatenate([pair, pair[::-1]], axis=0)
+    reps = (height // block.shape[0] + 1, width // block.shape[1] + 1, 1)
+    return np.tile(block, reps)[:height, :width] * np.array(gains, dtype=np.float32)
+
+
+# steady-hd: talking heads in front of a brick wall at 720p, so that the detection budget's quiet sweep
+# (docs/scheduling.md, "Detection budget": a whole tile sweep at the slow pace with nothing new and no
+# small face, then a tile a second) sets in and lasts, and faces enter while it runs. Track IDs are
+# people: Hopper 1 and the astronaut 2 (faces 136 to 154 px high, the whole clip, swaying and zooming slightly),
+# Obama 3 (120 px, walking in from the right edge at 6 s and stopping), Biden 4 (30 px, mirrored, walking
+# in from the left edge at 9.5 s and stopping: too small for the whole-frame pass, a tile has to find him).
+# The times are chosen with the tile rhythm (keyed on the frame number: at 25 fps the quiet sweep's tiles
+# run on frames 24, 49, 74, ..., tile k on the (k+1)th of six): Biden's tile, the bottom left one, comes
+# on frame 249, 5 frames after he is more than half in, and the sweep is quiet again by then (Obama's
+# new track ended the quiet state for a sweep at the slow pace).
+# Head and shoulders only for the two who sway and zoom: every frame of them costs x264 bits.
+STEADY_HOPPER = ("grace_hopper", (100, 40, 430, 420))
+STEADY_ASTRONAUT = ("astronaut", (100, 0, 350, 260))
+STEADY_OBAMA = ("obama", (270, 40, 730, 1137))
+# (track ID, crop, mirrored, colour gains, face height, centre, sway (x, y) px, sway periods s, zoom)
+STEADY_SEATED = [
+    (1, STEADY_HOPPER, False, (1.0, 1.0, 1.0), 150, (390, 300), (9, 4), (4.1, 3.3), 0.03),
+    (2, STEADY_ASTRONAUT, False, (0.95, 0.95, 1.05), 140, (800, 330), (10, 5), (3.7, 2.9), 0.03),
+]
+# (track ID, crop, mirrored, colour gains, face height, first time, centre then, stopping time, centre there)
+STEADY_WALKERS = [
+    (3, STEADY_OBAMA, False, (0.95, 1.0, 1.05), 120, 6.0, (1345, 345), 7.6, (1130, 345)),
+    (4, BIDEN_NARROW, True, (1.0, 1.0, 1.0), 30, 9.52, (-20, 470), 10.92, (95, 470)),
+]
+
+
+def steady_clip():
+    times = [i / 25 for i in range(300)]
+
+    def at(t):
+        placed = []
+        for track_id, (photo, crop), mirror, tint, height, (x, y), (ax, ay), (px, py), zoom in STEADY_SEATED:
+            phase = track_id * 1.3
+            size = height * (1 + zoom * math.sin(2 * math.pi * t / 11.7 + phase))
+            cx = x + ax * math.sin(2 * math.pi * t / px + phase)
+            cy = y + ay * math.sin(2 * math.pi * t / py + phase)
+            placed.append(face_at(photo, crop, size, cx, cy, track_id, mirror, tint))
+        for track_id, (photo, crop), mirror, tint, height, t0, (x0, y0), t1, (x1, y1) in STEADY_WALKERS:
+            if t < t0:
+                continue
+            # Walking at a steady pace, slowing down evenly over the last third, then standing.
+            u = min(1.0, (t - t0) / (t1 - t0))
+            v = 1.2 * u if u < 2 / 3 else 0.8 + 3.6 * ((u - 2 / 3) - (u * u - 4 / 9) / 2)
+            bob = 0.02 * height * math.sin(2 * math.pi * 1.8 * (t - t0)) * (1 - u)
+            placed.append(face_at(photo, crop, height, x0 + (x1 - x0) * v, y0 + (y1 - y0) * v + bob, track_id, mirror, tint))
+        return placed
+    return dict(name="steady-hd", size=(1280, 720), times=times, at=at, rate=25, backdrop=steady_backdrop)
+
+
+def steady_backdrop(images, width, height):
+    """crowd-hd's brick wall over the whole frame, its bricks larger and its contrast lower: x264 spends less
+    on it (with crowd-hd's wall and gravel floor, and busts instead of heads, the clip took 711 kB)."""
+    import numpy as np
+
+    wall = tiled(images["brick"], 512, (1.0, 0.72, 0.6), width, height)
+    mean = wall.mean(axis=(0, 1))
+    return (mean + 0.45 * (wall - mean)).clip(0, 255).astype(np.uint8)
 
 
 def draw_outlet():
@@ -304,7 +368,7 @@ def draw_outlet():
 DRAWINGS = {"outlet": draw_outlet}
 
 CLIPS = [zoom_clip, crossing_clip, exit_return_clip, no_face_clip, portrait_clip, vfr_clip, small_face_clip,
-         exit_return_long_clip, cut_clip, crowd_clip, edge_enter_clip]
+         exit_return_long_clip, cut_clip, crowd_clip, edge_enter_clip, steady_clip]
 
 
 @functools.lru_cache(maxsize=None)

@@ -8,7 +8,7 @@ final class ReferenceTruthTests: XCTestCase {
     private let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
         .deletingLastPathComponent()
     private let clips = ["zoom", "crossing", "exit-return", "no-face", "portrait-rotated", "vfr", "hd-small-face",
-                         "exit-return-long", "cut-aba", "crowd-hd", "edge-enter"]
+                         "exit-return-long", "cut-aba", "crowd-hd", "edge-enter", "steady-hd"]
 
     func testRegeneratedTruthIsByteIdentical() throws {
         let folder = try TemporaryFolder()
@@ -47,6 +47,33 @@ final class ReferenceTruthTests: XCTestCase {
         // Longer than the default --max-age (1 s at 25 fps): no tracker bridges that, identity must.
         XCTAssertGreaterThanOrEqual(people.values.filter { gaps($0).contains { $0 > 25 } }.count, 2,
                                     "people who leave and come back")
+    }
+
+    /// steady-hd keeps what it was made for (the detection budget's quiet sweep, docs/scheduling.md): two large
+    /// faces (130 to 170 px at 720p) in every frame, nothing else until the sweep has long been quiet (its tiles
+    /// slow down from frame 74), then a large face (110 to 130 px) entering and, more than a slow sweep (6 tiles
+    /// every 8 frames) later, a small one (under the 48 px the whole-frame pass sees reliably), both staying.
+    func testSteadyTruthHasTwoLargeFacesThenALargeAndASmallOneEntering() throws {
+        let table = try TrackTable.load(path: root.appendingPathComponent("samples/steady-hd.truth.csv").path, requireIDs: true)
+        let people = Dictionary(grouping: table.rows.filter { !$0.ignored }, by: { $0.trackID ?? 0 })
+        XCTAssertEqual(people.keys.sorted(), [1, 2, 3, 4])
+        func frames(_ id: Int) -> [Int] { (people[id] ?? []).map(\.frame).sorted() }
+        func heights(_ id: Int) -> ClosedRange<Double> {
+            let all = (people[id] ?? []).map(\.box.height)
+            return (all.min() ?? 0)...(all.max() ?? 0)
+        }
+        for id in [1, 2] {
+            XCTAssertEqual(frames(id), Array(0..<300), "person \(id) in every frame")
+            XCTAssertTrue((130.0...170.0).contains(heights(id).lowerBound) && (130.0...170.0).contains(heights(id).upperBound), "\(heights(id))")
+        }
+        let large = frames(3), small = frames(4)
+        XCTAssertTrue((110.0...130.0).contains(heights(3).lowerBound) && (110.0...130.0).contains(heights(3).upperBound), "\(heights(3))")
+        XCTAssertLessThan(heights(4).upperBound, 48)
+        XCTAssertGreaterThanOrEqual(heights(4).lowerBound, 28)
+        XCTAssertGreaterThan(large.first ?? 0, 74 + 50, "the large face enters well inside the quiet sweep")
+        XCTAssertGreaterThan((small.first ?? 0) - (large.first ?? 0), 6 * 8 + 25, "the sweep is quiet again when the small face enters")
+        XCTAssertEqual(large, Array((large.first ?? 0)..<300), "the large face stays")
+        XCTAssertEqual(small, Array((small.first ?? 0)..<300), "the small face stays")
     }
 
     func testEveryTruthScoresPerfectlyAgainstItself() throws {
