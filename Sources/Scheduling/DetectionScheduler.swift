@@ -125,6 +125,11 @@ package struct FramePlan: Sendable, Equatable {
 package struct SchedulerConfiguration: Sendable, Equatable {
     /// Longest run of frames without a whole-frame pass while every track is steady.
     package var maxKeyframeInterval: Int
+    /// Longest run of frames without a whole-frame pass while every track is steady and the tile
+    /// sweep is quiet (see `quietTilePeriod`): a multiple of `maxKeyframeInterval`, so that its
+    /// keyframes fall on frames the usual rhythm has too. `maxKeyframeInterval` unless the look-back
+    /// holds more (`stretchKeyframesWhenQuiet`).
+    package var quietKeyframeInterval: Int
     /// Frames between whole-frame passes while a track is tentative or just missed.
     package var uncertainKeyframeInterval: Int
     /// Longest run of frames between two tiles when no small face is in sight.
@@ -152,6 +157,7 @@ package struct SchedulerConfiguration: Sendable, Equatable {
     package init(framesPerSecond: Double = VideoTiming.assumedFramesPerSecond) {
         let fps = framesPerSecond.isFinite && framesPerSecond > 0 ? framesPerSecond : VideoTiming.assumedFramesPerSecond
         maxKeyframeInterval = max(2, Int((fps / 2).rounded()))
+        quietKeyframeInterval = maxKeyframeInterval
         maxTilePeriod = max(2, Int((fps / 3).rounded()))
         uncertainKeyframeInterval = 2
         smallFaceTilePeriod = 3
@@ -169,6 +175,16 @@ extension SchedulerConfiguration {
     package mutating func anonymize(maxAge: Int) {
         lostCropRuns = maxAge
         quietTilePeriod = maxTilePeriod
+        quietKeyframeInterval = maxKeyframeInterval
+    }
+
+    /// While the tile sweep is quiet, keyframes as far apart as a look-back of `lookBack` frames
+    /// still writes a face from its first frame (one the whole-frame pass finds at the next keyframe):
+    /// the longest multiple of `maxKeyframeInterval` up to `lookBack + 1` frames. Not with the
+    /// budget off (`anonymize`).
+    package mutating func stretchKeyframesWhenQuiet(lookBack: Int) {
+        guard quietTilePeriod > maxTilePeriod else { return }
+        quietKeyframeInterval = max(maxKeyframeInterval, (lookBack + 1) / maxKeyframeInterval * maxKeyframeInterval)
     }
 }
 
@@ -214,6 +230,8 @@ package struct DetectionScheduler: Sendable {
     private var newestSerial = 0
     /// Tiles run at `maxTilePeriod` since something happened; a whole sweep of them makes the sweep quiet.
     private var slowTilesSinceEvent = 0
+    /// True once a whole sweep went by with nothing new, until something happens (set by `tilePass`).
+    private var sweepIsQuiet = false
     /// `addCrops`'s own count: frames since the last whole-frame pass of either half.
     private var framesSinceWholeFrame = Int.max / 2
 
@@ -260,6 +278,11 @@ package struct DetectionScheduler: Sendable {
         // While the interval grows, counted from the last keyframe; at its longest, on the frames
         // numbered one short of its multiples (a whole run from frame 0 keeps its old rhythm up
         // to there), whatever frame the run began on.
+        // The tile decides first: while its sweep is quiet, keyframes may stretch to the quiet
+        // interval; anything that ends the quiet brings the usual pace back at once.
+        let tile = tilePass(frame: frame, live: live)
+        let longest = sweepIsQuiet ? configuration.quietKeyframeInterval : configuration.maxKeyframeInterval
+        keyframeInterval = min(keyframeInterval, longest)
         let due = keyframeInterval >= configuration.maxKeyframeInterval
             ? (frame + 1) % keyframeInterval == 0 : framesSinceKeyframe + 1 >= keyframeInterval
         let keyframe = cut || stale || due
@@ -276,9 +299,9 @@ package struct DetectionScheduler: Sendable {
         } else if isUncertain(live) {
             keyframeInterval = configuration.uncertainKeyframeInterval
         } else if keyframe {
-            keyframeInterval = min(configuration.maxKeyframeInterval, keyframeInterval * 2)
+            keyframeInterval = min(longest, keyframeInterval * 2)
         }
-        if let tile = tilePass(frame: frame, live: live) { plan.passes.append(tile) }
+        if let tile { plan.passes.append(tile) }
         return plan
     }
 
@@ -324,6 +347,7 @@ package struct DetectionScheduler: Sendable {
         newestSerial = max(newestSerial, live.lazy.map(\.serial).max() ?? 0)
         if smallInSight || fastTilesLeft > 0 || event { slowTilesSinceEvent = 0 }
         let quiet = slowTilesSinceEvent >= tiles.regions.count
+        sweepIsQuiet = quiet
         let period = smallInSight || fastTilesLeft > 0 ? configuration.smallFaceTilePeriod
             : quiet ? configuration.quietTilePeriod : configuration.maxTilePeriod
         // Frames 2, 5, 8... with a period of 3 (tiles 0, 1, 2...), as a whole run always had.

@@ -200,6 +200,43 @@ final class SchedulerTests: XCTestCase {
         XCTAssertLessThanOrEqual(zip(keyframes, keyframes.dropFirst()).map { $1 - $0 }.max() ?? 99, 15)
     }
 
+    /// Where the look-back holds a second (tiles run) and crops are cheap, a quiet sweep stretches
+    /// the keyframes too: at 720p and 30 fps to every 30th frame (the look-back writes a face the
+    /// next keyframe finds from its first frame), on frames the usual rhythm (every 15th) has as
+    /// well, so that a segment of a split plan falls in step; a new face brings every 15th frame back
+    /// at once, until the sweep is quiet again. The same stretch at 25 fps is every 26th frame
+    /// (two of the usual 13, inside the 25 frames of look-back). Not with --anonymize.
+    func testQuietSweepsStretchKeyframesAsFarAsTheLookBackHolds() {
+        func keyframes(fps: Double, lookBack: Int, anonymize: Bool = false, newFaceAt: Int = 400) -> [Int] {
+            var configuration = SchedulerConfiguration(framesPerSecond: fps)
+            if anonymize { configuration.anonymize(maxAge: 25) }
+            configuration.stretchKeyframesWhenQuiet(lookBack: lookBack)
+            var s = DetectionScheduler(width: 1280, height: 720, geometry: geometry, configuration: configuration)
+            let two = [steady(1, Rect(x: 200, y: 200, width: 110, height: 130)), steady(2, Rect(x: 800, y: 180, width: 110, height: 130))]
+            let three = two + [steady(3, Rect(x: 500, y: 300, width: 100, height: 120))]
+            return (0..<600).filter { frame in
+                s.plan(cut: false, forecasts: frame == 0 ? [] : frame < newFaceAt ? two : three, frame: frame)
+                    .passes.contains { $0.kind == .full }
+            }
+        }
+        let quiet = keyframes(fps: 30, lookBack: 30)
+        // Quiet from frame 69 (the first sweep, then six tiles every 10th frame: see the test above).
+        XCTAssertEqual(quiet.filter { (60..<400).contains($0) }, [74] + Array(stride(from: 89, to: 400, by: 30)))
+        XCTAssertEqual(quiet.filter { (400..<480).contains($0) }, [404, 419, 434, 449, 464, 479],
+                       "a new face: every 15th frame again until the sweep is quiet")
+        XCTAssertEqual(quiet.filter { $0 >= 480 }, Array(stride(from: 509, to: 600, by: 30)))
+        XCTAssertTrue(quiet.filter { $0 > 14 }.allSatisfy { ($0 + 1) % 15 == 0 }, "on the usual rhythm's frames")
+        let gaps = zip(quiet, quiet.dropFirst()).map { $1 - $0 }
+        XCTAssertEqual(gaps.max(), 30, "never longer than the look-back's 30 frames plus the one that finds the face")
+        let usual = keyframes(fps: 30, lookBack: 30, anonymize: true)
+        XCTAssertEqual(usual.filter { $0 >= 60 }, Array(stride(from: 74, to: 600, by: 15)), "--anonymize: every 15th frame")
+        XCTAssertEqual(keyframes(fps: 30, lookBack: 15), usual, "a half-second look-back holds no more")
+        let at25 = keyframes(fps: 25, lookBack: 25, newFaceAt: 600)
+        XCTAssertEqual(zip(at25, at25.dropFirst()).map { $1 - $0 }.max(), 26)
+        XCTAssertTrue(at25.filter { $0 > 200 }.allSatisfy { ($0 + 1) % 26 == 0 })
+        XCTAssertEqual([quiet.count, usual.count], [29, 43], "keyframes in 600 frames, quiet stretches against none")
+    }
+
     /// A cut, a lost track, a tentative one or a small face in sight end the quiet stretch at once.
     func testACutALostTrackOrASmallFaceBringTheFullPaceBack() {
         let big = steady(1, Rect(x: 200, y: 200, width: 110, height: 130))
