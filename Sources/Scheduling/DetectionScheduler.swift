@@ -195,14 +195,14 @@ extension SchedulerConfiguration {
 /// Decided in two halves, so that a pipeline can start the expensive passes early:
 /// - `planAhead` (from older forecasts: the decisions only need them roughly): keyframes on a
 ///   rhythm, on the first frame and every cut, every `interval` frames, the interval doubling after
-///   each keyframe up to `maxKeyframeInterval`, then on every `maxKeyframeInterval`th frame of the
-///   video; and tiles, only when the whole-frame pass sees the frame smaller than the tiles do, on
-///   every `period`th frame of the video, the tile chosen by the frame's number too, the period
-///   `smallFaceTilePeriod` while a small face is tracked (small faces come in groups) and for one
+///   each keyframe up to `maxKeyframeInterval` (`quietKeyframeInterval` while the tile sweep is
+///   quiet), then on the frames one short of that interval's multiples; and tiles, only when the
+///   whole-frame pass sees the frame smaller than the tiles do, on every `period`th frame of the
+///   video, the tile chosen by the frame's number too, the period `smallFaceTilePeriod` while a small face is tracked (small faces come in groups) and for one
 ///   sweep after a cut, otherwise `maxTilePeriod`, or `quietTilePeriod` once a whole sweep at
 ///   `maxTilePeriod` went by without a new, tentative or just missed track (the detection budget:
-///   the keyframes keep their pace, so a face the whole-frame pass can see is still found within
-///   the look-back). Keyed on the frame's number in the whole video
+///   the keyframes stay within the look-back, so a face the whole-frame pass can see is still
+///   written from its first frame). Keyed on the frame's number in the whole video
 ///   (not on a count since the run began), the rhythm of a run that starts mid-video (a segment of
 ///   a split plan) falls in step with a whole run's once their tracks agree.
 /// - `addCrops` (from the freshest forecasts): a crop for each track missed at most
@@ -275,14 +275,14 @@ package struct DetectionScheduler: Sendable {
         plan.trackedBoxes = live.map(\.box)
         if cut { fastTilesLeft = tiles.regions.count }
         if cut || stale { slowTilesSinceEvent = 0 }
-        // While the interval grows, counted from the last keyframe; at its longest, on the frames
-        // numbered one short of its multiples (a whole run from frame 0 keeps its old rhythm up
-        // to there), whatever frame the run began on.
         // The tile decides first: while its sweep is quiet, keyframes may stretch to the quiet
         // interval; anything that ends the quiet brings the usual pace back at once.
         let tile = tilePass(frame: frame, live: live)
         let longest = sweepIsQuiet ? configuration.quietKeyframeInterval : configuration.maxKeyframeInterval
         keyframeInterval = min(keyframeInterval, longest)
+        // While the interval grows, counted from the last keyframe; at its longest, on the frames
+        // numbered one short of its multiples (a whole run from frame 0 keeps its old rhythm up
+        // to there), whatever frame the run began on.
         let due = keyframeInterval >= configuration.maxKeyframeInterval
             ? (frame + 1) % keyframeInterval == 0 : framesSinceKeyframe + 1 >= keyframeInterval
         let keyframe = cut || stale || due
