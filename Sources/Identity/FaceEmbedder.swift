@@ -54,16 +54,9 @@ package final class FaceEmbedder {
         let quality = FaceQuality.score(face: face, chip: chip, pixels: UnsafeBufferPointer(network.input(0, image: 0)),
                                         scale: scale)
         network.run()
-        // The views' outputs summed in order, then scaled: what running them one at a time gave.
-        var sum = Array(network.output(0, image: 0))
-        for number in views.views.indices.dropFirst() {
-            let output = network.output(0, image: number)
-            for index in sum.indices { sum[index] += output[index] }
-        }
-        if views.views.count > 1 {
-            let share = 1 / Float(views.views.count)
-            for index in sum.indices { sum[index] *= share }
-        }
+        var sum: [Float] = []
+        for number in views.views.indices { Self.add(network.output(0, image: number), to: &sum) }
+        average(&sum)
         return FaceSample(embedding: FaceEmbedding(values: sum), quality: quality)
     }
 
@@ -94,14 +87,23 @@ package final class FaceEmbedder {
             chip.varied(zoom: view.zoom, dx: view.dx, dy: view.dy)
                 .sample(image, into: single.input(0), means: means, scale: scale, mirrored: view.mirrored)
             single.run()
-            let output = single.output(0)
-            if sum.isEmpty { sum = Array(output) } else { for index in sum.indices { sum[index] += output[index] } }
+            Self.add(single.output(0), to: &sum)
         }
-        if views.views.count > 1 {
-            let share = 1 / Float(views.views.count)
-            for index in sum.indices { sum[index] *= share }
-        }
+        average(&sum)
         return FaceEmbedding(values: sum)
+    }
+
+    /// Adds one view's output to `sum` (the first view starts it). Both paths sum the views in
+    /// order through here, then scale once (`average`), so their embeddings agree bit for bit.
+    private static func add(_ output: UnsafeBufferPointer<Float>, to sum: inout [Float]) {
+        if sum.isEmpty { sum = Array(output) } else { for index in sum.indices { sum[index] += output[index] } }
+    }
+
+    /// Turns the views' summed outputs into their mean, in place.
+    private func average(_ sum: inout [Float]) {
+        guard views.views.count > 1 else { return }
+        let share = 1 / Float(views.views.count)
+        for index in sum.indices { sum[index] *= share }
     }
 }
 

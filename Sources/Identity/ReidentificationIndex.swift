@@ -337,6 +337,7 @@ package struct ReidentificationIndex {
             nextIdentity += 1
         }
         state.identity = decision.identity
+        state.poor = TrackGallery()  // read at publication only
         live[track] = state
         return decision
     }

@@ -99,8 +99,7 @@ struct PipelineBuilder {
                                      + ShotMarker(framesPerSecond: input.framesPerSecond).lookahead)
         var scheduler = adaptive ? SchedulerConfiguration(framesPerSecond: fps) : SchedulerConfiguration()
         if job.overlay.anonymize != nil { scheduler.anonymize(maxAge: trackerConfiguration.maxAge) }
-        // Where crops cost a whole-frame pass (BlazeFace), a keyframe spared is a crop more.
-        if tiled, geometry?.cropsAreCheap == true { scheduler.stretchKeyframesWhenQuiet(lookBack: lookBack) }
+        if tiled { scheduler.stretchKeyframesWhenQuiet(lookBack: lookBack) }
         let planner = geometry.map { DetectionPlanner(geometry: $0, configuration: scheduler, board: board) }
         let crops = board.flatMap { board in
             geometry.map { CropPlanning(geometry: $0, configuration: scheduler, board: board, state: state, clock: clock) }

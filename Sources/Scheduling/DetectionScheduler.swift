@@ -196,7 +196,7 @@ extension SchedulerConfiguration {
 /// - `planAhead` (from older forecasts: the decisions only need them roughly): keyframes on a
 ///   rhythm, on the first frame and every cut, every `interval` frames, the interval doubling after
 ///   each keyframe up to `maxKeyframeInterval` (`quietKeyframeInterval` while the tile sweep is
-///   quiet), then on the frames one short of that interval's multiples; and tiles, only when the
+///   quiet, where crops are cheap), then on the frames one short of that interval's multiples; and tiles, only when the
 ///   whole-frame pass sees the frame smaller than the tiles do, on every `period`th frame of the
 ///   video, the tile chosen by the frame's number too, the period `smallFaceTilePeriod` while a small face is tracked (small faces come in groups) and for one
 ///   sweep after a cut, otherwise `maxTilePeriod`, or `quietTilePeriod` once a whole sweep at
@@ -230,8 +230,6 @@ package struct DetectionScheduler: Sendable {
     private var newestSerial = 0
     /// Tiles run at `maxTilePeriod` since something happened; a whole sweep of them makes the sweep quiet.
     private var slowTilesSinceEvent = 0
-    /// True once a whole sweep went by with nothing new, until something happens (set by `tilePass`).
-    private var sweepIsQuiet = false
     /// `addCrops`'s own count: frames since the last whole-frame pass of either half.
     private var framesSinceWholeFrame = Int.max / 2
 
@@ -276,9 +274,10 @@ package struct DetectionScheduler: Sendable {
         if cut { fastTilesLeft = tiles.regions.count }
         if cut || stale { slowTilesSinceEvent = 0 }
         // The tile decides first: while its sweep is quiet, keyframes may stretch to the quiet
-        // interval; anything that ends the quiet brings the usual pace back at once.
-        let tile = tilePass(frame: frame, live: live)
-        let longest = sweepIsQuiet ? configuration.quietKeyframeInterval : configuration.maxKeyframeInterval
+        // interval; anything that ends the quiet brings the usual pace back at once. Not where
+        // crops cost a whole-frame pass (BlazeFace): there a keyframe spared is a crop more.
+        let (tile, quiet) = tilePass(frame: frame, live: live)
+        let longest = quiet && geometry.cropsAreCheap ? configuration.quietKeyframeInterval : configuration.maxKeyframeInterval
         keyframeInterval = min(keyframeInterval, longest)
         // While the interval grows, counted from the last keyframe; at its longest, on the frames
         // numbered one short of its multiples (a whole run from frame 0 keeps its old rhythm up
@@ -336,10 +335,10 @@ package struct DetectionScheduler: Sendable {
         live.contains { ($0.id == nil && !geometry.cropsAreCheap) || (1...configuration.cropMissedRuns).contains($0.missedRuns) }
     }
 
-    /// The tile for frame number `frame`, if one is due: consecutive multiples of the period sweep
-    /// the tiles in order.
-    private mutating func tilePass(frame: Int, live: [TrackForecast]) -> ScheduledPass? {
-        guard !tiles.regions.isEmpty else { return nil }
+    /// The tile for frame number `frame`, if one is due (consecutive multiples of the period sweep
+    /// the tiles in order), and whether the sweep is quiet: a whole one went by with nothing new.
+    private mutating func tilePass(frame: Int, live: [TrackForecast]) -> (pass: ScheduledPass?, quiet: Bool) {
+        guard !tiles.regions.isEmpty else { return (nil, false) }
         let smallInSight = live.contains { $0.box.height * baseScale < geometry.reliableFaceSize }
         // Something the sweep should look around for: a new face (a track not seen before, which a
         // tile's own find is too), a tentative or just missed track.
@@ -347,16 +346,15 @@ package struct DetectionScheduler: Sendable {
         newestSerial = max(newestSerial, live.lazy.map(\.serial).max() ?? 0)
         if smallInSight || fastTilesLeft > 0 || event { slowTilesSinceEvent = 0 }
         let quiet = slowTilesSinceEvent >= tiles.regions.count
-        sweepIsQuiet = quiet
         let period = smallInSight || fastTilesLeft > 0 ? configuration.smallFaceTilePeriod
             : quiet ? configuration.quietTilePeriod : configuration.maxTilePeriod
         // Frames 2, 5, 8... with a period of 3 (tiles 0, 1, 2...), as a whole run always had.
-        guard (frame + 1) % period == 0 else { return nil }
+        guard (frame + 1) % period == 0 else { return (nil, quiet) }
         if fastTilesLeft == 0, !smallInSight, !quiet { slowTilesSinceEvent += 1 }
         fastTilesLeft = max(0, fastTilesLeft - 1)
         let index = ((frame + 1) / period - 1) % tiles.regions.count
-        return ScheduledPass(kind: .tile(index: index), region: tiles.regions[index],
-                             pictureWidth: geometry.tileWidth, pictureHeight: geometry.tileHeight)
+        return (ScheduledPass(kind: .tile(index: index), region: tiles.regions[index],
+                              pictureWidth: geometry.tileWidth, pictureHeight: geometry.tileHeight), quiet)
     }
 
     private func crop(around track: TrackForecast) -> ScheduledPass {
