@@ -99,6 +99,9 @@ public struct TrackedFace: Sendable, Equatable {
     /// For a face not seen on its frame: how far its box moves per frame, as a share of its height,
     /// in the forecast or interpolation that placed it. A faster face's mask grows faster.
     package var unseenSpeed = 0.0
+    /// A predicted face whose crop the scheduler skipped on this frame (a steady face, looked at
+    /// every other frame): not missed, and placed between the detections on both sides.
+    package var cropSkipped = false
     /// The region its anonymisation mask is drawn in (`MaskRegion`), once decided for output; nil
     /// until then (the renderer then computes it from `display`).
     package var maskRegion: Rect?

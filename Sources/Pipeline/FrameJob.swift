@@ -27,6 +27,8 @@ struct FrameJob: Sendable {
     var boundary: ShotBoundary?
     /// With a fade or dissolve: the frame where the transition began (its pictures mix two shots).
     var transitionStart: Int?
+    /// The next frame starts a shot, or this is the input's last frame (`ShotMarker`).
+    var endsShot = false
     /// The frame's shot, from 0 (set by the tracking stage).
     var shot = 0
     /// What the scheduler decided to look at on this frame (adaptive detection only).

@@ -84,6 +84,13 @@ package struct FramePlan: Sendable, Equatable {
     /// The live tracks' boxes the keyframe was planned from: a face tracked already needs no
     /// close-up pass (`CloseUpRule`).
     package var trackedBoxes: [Rect] = []
+    /// The frame's number in the whole video (`planAhead`'s `frame`).
+    package var frame = 0
+    /// The serials of the tracks whose crops `addCrops` skipped as steady (`skipsSteadyCrops`).
+    package var skippedCrops: [Int] = []
+    /// A shot boundary or the end of the input comes right after this frame: a face not looked at
+    /// here would have no detection after it to be interpolated from, so every crop runs.
+    package var endsShot = false
 
     /// One whole-frame pass at the detector's base size (`--detection full`).
     package static func wholeFrame(width: Int, height: Int, geometry: DetectionGeometry) -> FramePlan {
@@ -150,6 +157,12 @@ package struct SchedulerConfiguration: Sendable, Equatable {
     /// Frame pixels of overlap between neighbouring tiles: the largest face a tile must see whole
     /// that the whole-frame pass would miss.
     package var tileOverlap: Double
+    /// A steady face's crop runs on even frames only (`skipsSteadyCrops`); off by default.
+    package var skipsSteadyCrops = false
+    /// The most a face may move per frame, as a fraction of its height (its area twice that), to
+    /// count as steady: about the detector's own frame-to-frame jitter on a still face, so that the
+    /// line between two detections is as close to the face as a third detection would be.
+    package static let steadyMove = 0.02
 
     /// Creates a configuration for video at `framesPerSecond`: a whole-frame pass at least twice a
     /// second (a face that enters between two is found backwards by the tracking stage's look-back,
@@ -176,6 +189,15 @@ extension SchedulerConfiguration {
         lostCropRuns = maxAge
         quietTilePeriod = maxTilePeriod
         quietKeyframeInterval = maxKeyframeInterval
+    }
+
+    /// A confirmed face the whole-frame pass sees well, found by the last run, alone in its crop and
+    /// clear of the frame's edges, is looked at on even frames only: the frame between is not
+    /// looked at (the tracker coasts, `FramePlan.covers`), and the look-ahead writes it on the line
+    /// between the detections on both sides. Only where crops are cheap, and not with --anonymize
+    /// (a mask must follow the face itself) or the face mesh (its measures need every frame).
+    package mutating func skipSteadyCrops() {
+        skipsSteadyCrops = true
     }
 
     /// While the tile sweep is quiet, keyframes as far apart as a look-back of `lookBack` frames
@@ -266,6 +288,7 @@ package struct DetectionScheduler: Sendable {
         nextFrame = frame + 1
         var plan = FramePlan()
         plan.isCut = cut
+        plan.frame = frame
         plan.frameWidth = width
         plan.frameHeight = height
         plan.wholeFrame = FramePlan.wholeFrame(width: width, height: height, geometry: geometry).wholeFrame
@@ -321,13 +344,36 @@ package struct DetectionScheduler: Sendable {
             keyframe = true
         }
         framesSinceWholeFrame = keyframe ? 0 : framesSinceWholeFrame + 1
+        let skipping = configuration.skipsSteadyCrops && geometry.cropsAreCheap && plan.frame % 2 == 1 && !plan.endsShot
         let crops = live.filter { track in
             track.missedRuns <= max(configuration.cropMissedRuns, configuration.lostCropRuns)
                 && !(keyframe && max(track.box.width, track.box.height) * baseScale >= 2 * geometry.reliableFaceSize)
-        }.map(crop(around:))
+        }.map(crop(around:)).filter { pass in
+            guard skipping, case .crop(let serial) = pass.kind else { return true }
+            let runs = !isSteady(serial, crop: pass.region, among: live) || plan.passes.contains { other in
+                // A tile may see part of the face; the crop's whole face must win the merge.
+                if case .tile = other.kind { return other.region.intersection(pass.region).area > 0 }
+                return false
+            }
+            if !runs { plan.skippedCrops.append(serial) }
+            return runs
+        }
         // Crops go after the whole-frame pass, before the tile.
         let at = plan.passes.firstIndex { if case .tile = $0.kind { return true } else { return false } } ?? plan.passes.count
         plan.passes.insert(contentsOf: crops, at: at)
+    }
+
+    /// True when the track `serial` may go without its crop on this frame (`skipsSteadyCrops`): it is
+    /// confirmed, was found by the last run, is seen well by the whole-frame pass, its crop lies
+    /// inside the frame (a face at an edge may leave) and no other track's box touches that crop
+    /// (faces that cross swap boxes).
+    private func isSteady(_ serial: Int, crop: Rect, among live: [TrackForecast]) -> Bool {
+        guard let track = live.first(where: { $0.serial == serial }), track.id != nil, track.missedRuns == 0,
+              max(track.box.width, track.box.height) * baseScale >= 2 * geometry.reliableFaceSize,
+              track.motion.distance <= SchedulerConfiguration.steadyMove * track.box.height,
+              track.motion.areaChange <= 2 * SchedulerConfiguration.steadyMove,
+              crop.x > 0, crop.y > 0, crop.maxX < Double(width), crop.maxY < Double(height) else { return false }
+        return !live.contains { $0.serial != serial && $0.box.intersection(crop).area > 0 }
     }
 
     /// Some track was just missed or, where crops are not cheap, is tentative.

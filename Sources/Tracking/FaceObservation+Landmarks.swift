@@ -56,4 +56,16 @@ extension FaceObservation {
         }
         return copy
     }
+
+    /// The observation with each landmark that both `a` and `b` have put on the straight line
+    /// between them, `t` of the way from `a` (0) to `b` (1); the others stay as they are.
+    func withLandmarks(between a: FaceObservation, and b: FaceObservation, at t: Double) -> FaceObservation {
+        var copy = self
+        for i in 0..<Self.landmarkCount {
+            if let p = a.landmark(at: i), let q = b.landmark(at: i) {
+                copy.setLandmark(at: i, Point(x: p.x + (q.x - p.x) * t, y: p.y + (q.y - p.y) * t))
+            }
+        }
+        return copy
+    }
 }

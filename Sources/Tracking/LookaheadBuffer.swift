@@ -41,7 +41,7 @@ package struct LookaheadBuffer<Payload> {
         for row in rows where row.trackSerial != 0 {
             if let id = row.trackID { ids[row.trackSerial] = id }
             if row.source.isDetection {
-                fillGap(of: row.trackSerial, endingWith: row.observation, on: frame)
+                fillGap(of: row.trackSerial, endingWith: row.observation, on: frame, at: time)
                 lastDetected[row.trackSerial] = frame
             }
         }
@@ -173,26 +173,37 @@ package struct LookaheadBuffer<Payload> {
     }
 
     /// Replaces the predicted rows of track `serial` since its last detection in the window with
-    /// boxes on the straight line from that detection to `observation` (found on frame `frame`).
-    private mutating func fillGap(of serial: Int, endingWith observation: FaceObservation, on frame: Int) {
+    /// boxes on the straight line from that detection to `observation` (found on frame `frame`, at
+    /// `time` seconds), placed by time (variable frame rate), or by frame number where times do not grow.
+    private mutating func fillGap(of serial: Int, endingWith observation: FaceObservation, on frame: Int, at time: Double) {
         var gap: [(held: Int, row: Int)] = []
-        var start: (frame: Int, box: Rect)?
+        var start: (frame: Int, time: Double, observation: FaceObservation)?
         search: for f in held.indices.reversed() {
             for (r, row) in held[f].faces.enumerated() where row.trackSerial == serial {
                 if row.source.isDetection {
-                    start = (held[f].frame, row.observation.bounds)
+                    start = (held[f].frame, held[f].time, row.observation)
                     break search
                 }
                 gap.append((f, r))
             }
         }
         guard let start, frame > start.frame else { return }
-        let a = start.box, b = observation.bounds
+        let a = start.observation.bounds, b = observation.bounds
+        let byTime = time.isFinite && start.time.isFinite && time > start.time
+            && gap.allSatisfy { held[$0.held].time > start.time && held[$0.held].time < time }
         for place in gap {
-            let t = Double(held[place.held].frame - start.frame) / Double(frame - start.frame)
+            let t = byTime ? (held[place.held].time - start.time) / (time - start.time)
+                : Double(held[place.held].frame - start.frame) / Double(frame - start.frame)
             let box = Rect(x: a.x + (b.x - a.x) * t, y: a.y + (b.y - a.y) * t,
                            width: a.width + (b.width - a.width) * t, height: a.height + (b.height - a.height) * t)
-            held[place.held].faces[place.row].observation = held[place.held].faces[place.row].observation.moved(to: box)
+            // A frame not looked at between two detections (a steady face's crop skipped): its
+            // eyes, mouth and nose halfway too. After a miss they keep the prediction's place in
+            // the box (measured better on the reference clips' misses).
+            var filled = held[place.held].faces[place.row].observation.moved(to: box)
+            if gap.count == 1, held[place.held].faces[place.row].cropSkipped {
+                filled = filled.withLandmarks(between: start.observation, and: observation, at: t)
+            }
+            held[place.held].faces[place.row].observation = filled
             held[place.held].faces[place.row].display = held[place.held].faces[place.row].observation
             let since = held[place.held].frame - start.frame
             held[place.held].faces[place.row].unseenFrames = min(since, frame - held[place.held].frame)

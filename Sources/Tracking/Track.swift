@@ -46,6 +46,14 @@ final class Track {
         predictedBox = box(of: filter.measurement)
     }
 
+    /// How far the filter expects the box to move in one frame: its centre's displacement in
+    /// pixels, and its area's change as a fraction of the area.
+    var motionPerFrame: (distance: Double, areaChange: Double) {
+        let s = filter.state
+        let distance = (s[4] * s[4] + s[5] * s[5]).squareRoot()
+        return (distance.isFinite ? distance : .infinity, s[2] > 0 && s[6].isFinite ? abs(s[6]) / s[2] : .infinity)
+    }
+
     /// The box the filter expects `steps` frames after the current one, at constant velocity
     /// (the area's velocity is not applied beyond halving or doubling, which keeps a shrinking
     /// face from vanishing in the forecast).

@@ -122,7 +122,7 @@ public final class Tracker: FaceTracker {
     public func forecast(steps: Int) -> [TrackForecast] {
         tracks.map { track in
             TrackForecast(serial: track.serial, id: track.id, box: track.forecast(steps: steps),
-                          missedRuns: track.missedRuns)
+                          missedRuns: track.missedRuns, motion: track.motionPerFrame)
         }
     }
 
@@ -311,13 +311,23 @@ public struct TrackForecast: Sendable, Equatable {
     public var box: Rect
     /// Detector runs in a row that missed the track (0 when the last run found it).
     public var missedRuns: Int
+    /// The move the track's filter expects per frame: the centre's, in pixels, and the area's
+    /// change as a fraction of the area (infinite when unknown).
+    public var motion: (distance: Double, areaChange: Double)
 
-    /// Creates a forecast.
-    public init(serial: Int, id: Int?, box: Rect, missedRuns: Int) {
+    /// Creates a forecast; `motion` unknown by default.
+    public init(serial: Int, id: Int?, box: Rect, missedRuns: Int,
+                motion: (distance: Double, areaChange: Double) = (.infinity, .infinity)) {
         self.serial = serial
         self.id = id
         self.box = box
         self.missedRuns = missedRuns
+        self.motion = motion
+    }
+
+    public static func == (a: TrackForecast, b: TrackForecast) -> Bool {
+        a.serial == b.serial && a.id == b.id && a.box == b.box && a.missedRuns == b.missedRuns
+            && a.motion.distance == b.motion.distance && a.motion.areaChange == b.motion.areaChange
     }
 }
 

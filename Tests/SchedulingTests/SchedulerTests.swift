@@ -291,6 +291,60 @@ final class SchedulerTests: XCTestCase {
         }
     }
 
+    /// The frames in `frames` on which track 1 got a crop, and those on which its crop was skipped
+    /// as steady, on a 640 x 360 video (no tiles; the whole-frame pass sees faces at their size).
+    private func steadyCrops(skipping: Bool = true, frames: Range<Int> = 0..<60, endsShot: Set<Int> = [],
+                             forecasts: [TrackForecast]) -> (cropped: [Int], skipped: [Int], keyframes: [Int]) {
+        var configuration = SchedulerConfiguration(framesPerSecond: 25)
+        if skipping { configuration.skipSteadyCrops() }
+        var s = DetectionScheduler(width: 640, height: 360, geometry: geometry, configuration: configuration)
+        var result: (cropped: [Int], skipped: [Int], keyframes: [Int]) = ([], [], [])
+        for frame in frames {
+            let live = frame == frames.lowerBound ? [] : forecasts
+            var plan = s.planAhead(cut: false, forecasts: live, stale: live.isEmpty, frame: frame)
+            plan.endsShot = endsShot.contains(frame)
+            s.addCrops(to: &plan, forecasts: live)
+            if plan.passes.contains(where: { $0.kind == .crop(serial: 1) }) { result.cropped.append(frame) }
+            if plan.skippedCrops.contains(1) { result.skipped.append(frame) }
+            if plan.passes.contains(where: { $0.kind == .full }) { result.keyframes.append(frame) }
+        }
+        return result
+    }
+
+    /// A still, confirmed face the whole-frame pass sees well, alone and clear of the edges, is
+    /// cropped on even frames only; the frame before a boundary and any sign of doubt (motion,
+    /// a neighbour, the frame's edge, a miss, a tentative track) bring its crop back on every frame.
+    func testASteadyFaceIsCroppedOnEvenFramesOnlyUntilSomethingIsInDoubt() {
+        let box = Rect(x: 270, y: 130, width: 100, height: 100)
+        let still = TrackForecast(serial: 1, id: 1, box: box, missedRuns: 0, motion: (0.5, 0.001))
+        let steady = steadyCrops(endsShot: [31], forecasts: [still])
+        XCTAssertTrue(steady.cropped.allSatisfy { $0 % 2 == 0 || $0 == 31 }, "\(steady.cropped)")
+        XCTAssertTrue(steady.skipped.allSatisfy { $0 % 2 == 1 } && steady.skipped.count >= 20, "\(steady.skipped)")
+        XCTAssertTrue(steady.cropped.contains(31) && !steady.skipped.contains(31), "the next frame starts a shot")
+        for frame in 1..<60 where !steady.keyframes.contains(frame) {
+            XCTAssertTrue(steady.cropped.contains(frame) != steady.skipped.contains(frame), "frame \(frame): one or the other")
+        }
+
+        var moving = still
+        moving.motion = (3, 0.001)
+        var zooming = still
+        zooming.motion = (0.5, 0.06)
+        var missed = still
+        missed.missedRuns = 1
+        var tentative = still
+        tentative.id = nil
+        var atEdge = still
+        atEdge.box.x = 20
+        let neighbour = TrackForecast(serial: 2, id: 2, box: Rect(x: 400, y: 130, width: 60, height: 60), missedRuns: 0,
+                                      motion: (0.5, 0.001))
+        for (name, forecasts) in [("3 px a frame on a 100 px face", [moving]), ("6 % more area a frame", [zooming]),
+                                  ("just missed", [missed]), ("tentative", [tentative]), ("at the frame's edge", [atEdge]),
+                                  ("a neighbour in its crop", [still, neighbour])] {
+            XCTAssertTrue(steadyCrops(forecasts: forecasts).skipped.isEmpty, name)
+        }
+        XCTAssertTrue(steadyCrops(skipping: false, forecasts: [still]).skipped.isEmpty, "off unless asked for")
+    }
+
     func testNoTilesWhenTheWholeFramePassIsNative() {
         XCTAssertTrue(scheduler(640, 360).tileRegions.isEmpty)
         XCTAssertTrue(scheduler(700, 400).tileRegions.isEmpty, "barely larger: the base pass sees nearly all")

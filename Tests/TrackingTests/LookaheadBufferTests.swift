@@ -65,6 +65,37 @@ final class LookaheadBufferTests: XCTestCase {
         XCTAssertEqual(out[4].hidden.count, 1)
     }
 
+    /// A frame whose crop was skipped (a steady face) is written on the line between the detections
+    /// on both sides, eyes included, placed by time; a frame where the face was missed keeps the
+    /// prediction's eyes in the interpolated box.
+    func testASkippedCropIsWrittenBetweenItsNeighboursEyesIncludedByTime() {
+        func face(x: Double, eyeY: Double, _ source: ObservationSource, skipped: Bool = false) -> TrackedFace {
+            var observation = FaceObservation(bounds: Rect(x: x, y: 10, width: 20, height: 20), confidence: 0.9)
+            observation.leftEye = Point(x: x + 5, y: eyeY)
+            observation.rightEye = Point(x: x + 15, y: eyeY)
+            var row = TrackedFace(observation: observation, trackID: 1, source: source)
+            row.trackSerial = 1
+            row.cropSkipped = skipped
+            return row
+        }
+        for skipped in [true, false] {
+            var buffer = LookaheadBuffer<Int>(depth: 5)
+            var out: [LookaheadBuffer<Int>.Frame] = []
+            // Variable frame rate: the middle frame is a quarter of the way in time.
+            for (frame, (time, row)) in [(0.0, face(x: 0, eyeY: 14, .refined)),
+                                         (0.1, face(x: 99, eyeY: 30, .predicted, skipped: skipped)),
+                                         (0.4, face(x: 40, eyeY: 22, .refined))].enumerated() {
+                out += buffer.push(frame: frame, time: time, rows: [row], payload: frame)
+            }
+            out += buffer.flush()
+            let middle = out[1].faces[0].observation
+            XCTAssertEqual(middle.bounds.x, 10, accuracy: 1e-9, "a quarter of the way by time")
+            XCTAssertEqual(middle.leftEye!.x, 15, accuracy: 1e-9, "the eyes follow the box")
+            XCTAssertEqual(middle.leftEye!.y, skipped ? 16 : 30, accuracy: 1e-9,
+                           skipped ? "a quarter of the way from 14 to 22" : "a miss keeps the prediction's eyes")
+        }
+    }
+
     func testBackwardExtensionRecoversEarlierFramesUntilAMissACutOrAnotherFace() {
         var buffer = LookaheadBuffer<Int>(depth: 10)
         // Frames 0-5 held; the track is first detected on frame 4 at x = 40 and on 5 at x = 50.

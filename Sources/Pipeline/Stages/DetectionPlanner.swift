@@ -47,6 +47,7 @@ struct DetectionPlanner {
         guard let board else {
             var plan = FramePlan.wholeFrame(width: upright.width, height: upright.height, geometry: geometry)
             plan.isCut = cut
+            plan.frame = job.number
             return plan
         }
         if scheduler == nil {
@@ -62,6 +63,7 @@ struct DetectionPlanner {
         }
         var plan = scheduler!.planAhead(cut: cut, forecasts: forecasts, stale: source == nil, frame: job.number)
         plan.shotStart = lastCut
+        plan.endsShot = job.endsShot
         return plan
     }
 }

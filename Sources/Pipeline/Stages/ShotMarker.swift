@@ -3,13 +3,16 @@ import Scheduling
 
 /// The reader's shot-boundary test, on the reader's thread, frame by frame in order: samples each
 /// decoded frame's colours, holds the frames the detector's look-ahead needs (a third of a second)
-/// and hands them on in order, each marked with the boundary it starts, if any.
+/// and hands them on in order, each marked with the boundary it starts, if any, and whether the
+/// next frame starts one (so each frame waits for its successor's verdict too).
 struct ShotMarker {
     private var detector: ShotBoundaryDetector
     private let sampler = PixelConverter()
     private var sample: [UInt8] = []
     /// Frames waiting for their verdict, oldest first.
     private var held: [FrameJob] = []
+    /// The last frame with its verdict in, held until its successor's verdict says whether it ends a shot.
+    private var marked: FrameJob?
     /// Boundaries found so far.
     private(set) var count = 0
 
@@ -18,7 +21,7 @@ struct ShotMarker {
     }
 
     /// Frames held back at most.
-    var lookahead: Int { detector.lookahead }
+    var lookahead: Int { detector.lookahead + 1 }
 
     /// Takes the next decoded frame; `release` gets the frames whose verdict is in, in order. A
     /// frame that cannot be sampled counts as unchanged (its predecessor's sample is used again).
@@ -34,8 +37,13 @@ struct ShotMarker {
     /// The input ended: the held frames go out with the verdicts the detector can still give.
     mutating func finish(release: (FrameJob) -> Void) {
         for verdict in detector.finish() { hand(verdict, release) }
-        for job in held { release(job) }
+        for job in held { pass(job, release) }
         held.removeAll()
+        if var last = marked {
+            last.endsShot = true
+            release(last)
+            marked = nil
+        }
     }
 
     private mutating func hand(_ verdict: (frame: Int, boundary: ShotBoundary?), _ release: (FrameJob) -> Void) {
@@ -47,6 +55,15 @@ struct ShotMarker {
             // The mixed pictures of a fade or dissolve began about a window before its marked frame.
             if boundary != .cut { job.transitionStart = max(0, job.index - detector.window) }
         }
-        release(job)
+        pass(job, release)
+    }
+
+    /// Releases the frame before `job`, now that `job`'s verdict is in, and holds `job`.
+    private mutating func pass(_ job: FrameJob, _ release: (FrameJob) -> Void) {
+        if var previous = marked {
+            previous.endsShot = job.boundary != nil
+            release(previous)
+        }
+        marked = job
     }
 }

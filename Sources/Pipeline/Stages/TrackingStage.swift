@@ -176,6 +176,9 @@ final class TrackingStage {
         var rows: [TrackedFace]
         if let plan = job.plan {
             rows = tracker.update(frame: job.number, time: job.time, detections: job.detections, coverage: plan.covers)
+            for i in rows.indices where !rows[i].source.isDetection && plan.skippedCrops.contains(rows[i].trackSerial) {
+                rows[i].cropSkipped = true
+            }
         } else {
             rows = tracker.update(frame: job.number, time: job.time, detections: job.detections)
         }
