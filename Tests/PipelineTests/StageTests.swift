@@ -128,6 +128,26 @@ final class StageTests: XCTestCase {
         XCTAssertEqual(tracks.tracks.map(\.frameCount), [8])
     }
 
+    /// The shot marker tells each frame whether the next one starts a shot (or the input ends after
+    /// it), so a steady face's crop is not skipped where no detection would follow it.
+    func testTheShotMarkerMarksTheFrameBeforeACutAndTheLastFrame() throws {
+        let folder = try TemporaryFolder()
+        let clip = folder.file("cut.mkv")
+        try Tools.ffmpeg(["-f", "lavfi", "-i", "testsrc2=size=160x90:rate=10:d=2", "-f", "lavfi", "-i",
+                          "smptebars=size=160x90:rate=10:d=2", "-filter_complex", "[0:v][1:v]concat=n=2:v=1[v]",
+                          "-map", "[v]", "-c:v", "ffv1", clip])
+        let reader = try VideoReader(path: clip)
+        var marker = ShotMarker(framesPerSecond: 10)
+        var released: [FrameJob] = []
+        while let item = try reader.next() {
+            if case .frame(let decoded) = item { marker.add(FrameJob(decoded)) { released.append($0) } }
+        }
+        marker.finish { released.append($0) }
+        XCTAssertEqual(released.map(\.index), Array(0..<40), "every frame once, in order")
+        XCTAssertEqual(released.filter { $0.boundary != nil }.map(\.index), [20])
+        XCTAssertEqual(released.filter(\.endsShot).map(\.index), [19, 39], "before the cut, and the last frame")
+    }
+
     func testEncodingKeepsEveryFrameWithIncreasingTimestamps() throws {
         let folder = try TemporaryFolder()
         let clip = folder.file("odd.mkv")
