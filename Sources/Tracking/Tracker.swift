@@ -325,6 +325,7 @@ public struct TrackForecast: Sendable, Equatable {
         self.motion = motion
     }
 
+    /// Equal when every field is (the motion's two parts included; a tuple has no `==` of its own to synthesise from).
     public static func == (a: TrackForecast, b: TrackForecast) -> Bool {
         a.serial == b.serial && a.id == b.id && a.box == b.box && a.missedRuns == b.missedRuns
             && a.motion.distance == b.motion.distance && a.motion.areaChange == b.motion.areaChange
