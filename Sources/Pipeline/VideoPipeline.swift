@@ -100,7 +100,7 @@ struct PipelineBuilder {
         var scheduler = adaptive ? SchedulerConfiguration(framesPerSecond: fps) : SchedulerConfiguration()
         if job.overlay.anonymize != nil { scheduler.anonymize(maxAge: trackerConfiguration.maxAge) }
         if tiled { scheduler.stretchKeyframesWhenQuiet(lookBack: lookBack) }
-        if job.overlay.anonymize == nil, !job.analysesFaces, job.detection.detectEvery <= 1 { scheduler.skipSteadyCrops() }
+        scheduler.skipsSteadyCrops = job.overlay.anonymize == nil && !job.analysesFaces && job.detection.detectEvery <= 1
         let planner = geometry.map { DetectionPlanner(geometry: $0, configuration: scheduler, board: board) }
         let crops = board.flatMap { board in
             geometry.map { CropPlanning(geometry: $0, configuration: scheduler, board: board, state: state, clock: clock) }

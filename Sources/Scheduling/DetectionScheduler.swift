@@ -157,7 +157,12 @@ package struct SchedulerConfiguration: Sendable, Equatable {
     /// Frame pixels of overlap between neighbouring tiles: the largest face a tile must see whole
     /// that the whole-frame pass would miss.
     package var tileOverlap: Double
-    /// A steady face's crop runs on even frames only (`skipsSteadyCrops`); off by default.
+    /// A confirmed face the whole-frame pass sees well, found by the last run, barely moving, alone
+    /// in its crop and clear of the frame's edges, is cropped on even frames only: the frame between
+    /// is not looked at (the tracker coasts, `FramePlan.covers`), and the look-ahead writes it on
+    /// the line between the detections on both sides. Off by default; the pipeline turns it on
+    /// where crops are cheap, and not with --anonymize (a mask must follow the face itself), the
+    /// face mesh (its measures need every frame) or --detect-every.
     package var skipsSteadyCrops = false
     /// The most a face may move per frame, as a fraction of its height (its area twice that), to
     /// count as steady: about the detector's own frame-to-frame jitter on a still face, so that the
@@ -189,15 +194,6 @@ extension SchedulerConfiguration {
         lostCropRuns = maxAge
         quietTilePeriod = maxTilePeriod
         quietKeyframeInterval = maxKeyframeInterval
-    }
-
-    /// A confirmed face the whole-frame pass sees well, found by the last run, alone in its crop and
-    /// clear of the frame's edges, is looked at on even frames only: the frame between is not
-    /// looked at (the tracker coasts, `FramePlan.covers`), and the look-ahead writes it on the line
-    /// between the detections on both sides. Only where crops are cheap, and not with --anonymize
-    /// (a mask must follow the face itself) or the face mesh (its measures need every frame).
-    package mutating func skipSteadyCrops() {
-        skipsSteadyCrops = true
     }
 
     /// While the tile sweep is quiet, keyframes as far apart as a look-back of `lookBack` frames
@@ -364,14 +360,14 @@ package struct DetectionScheduler: Sendable {
     }
 
     /// True when the track `serial` may go without its crop on this frame (`skipsSteadyCrops`): it is
-    /// confirmed, was found by the last run, is seen well by the whole-frame pass, its crop lies
-    /// inside the frame (a face at an edge may leave) and no other track's box touches that crop
-    /// (faces that cross swap boxes).
+    /// confirmed, was found by the last run, is seen well by the whole-frame pass, moves less than
+    /// `steadyMove`, its crop lies inside the frame (a face at an edge may leave) and no other
+    /// track's box touches that crop (faces that cross swap boxes).
     private func isSteady(_ serial: Int, crop: Rect, among live: [TrackForecast]) -> Bool {
         guard let track = live.first(where: { $0.serial == serial }), track.id != nil, track.missedRuns == 0,
               max(track.box.width, track.box.height) * baseScale >= 2 * geometry.reliableFaceSize,
-              track.motion.distance <= SchedulerConfiguration.steadyMove * track.box.height,
-              track.motion.areaChange <= 2 * SchedulerConfiguration.steadyMove,
+              track.pixelsPerFrame <= SchedulerConfiguration.steadyMove * track.box.height,
+              track.areaChangePerFrame <= 2 * SchedulerConfiguration.steadyMove,
               crop.x > 0, crop.y > 0, crop.maxX < Double(width), crop.maxY < Double(height) else { return false }
         return !live.contains { $0.serial != serial && $0.box.intersection(crop).area > 0 }
     }

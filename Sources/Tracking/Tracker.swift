@@ -121,8 +121,10 @@ public final class Tracker: FaceTracker {
     /// scheduler that looks where faces will be. Tracks come in creation order.
     public func forecast(steps: Int) -> [TrackForecast] {
         tracks.map { track in
-            TrackForecast(serial: track.serial, id: track.id, box: track.forecast(steps: steps),
-                          missedRuns: track.missedRuns, motion: track.motionPerFrame)
+            let motion = track.motionPerFrame
+            return TrackForecast(serial: track.serial, id: track.id, box: track.forecast(steps: steps),
+                                 missedRuns: track.missedRuns, pixelsPerFrame: motion.distance,
+                                 areaChangePerFrame: motion.areaChange)
         }
     }
 
@@ -311,24 +313,22 @@ public struct TrackForecast: Sendable, Equatable {
     public var box: Rect
     /// Detector runs in a row that missed the track (0 when the last run found it).
     public var missedRuns: Int
-    /// The move the track's filter expects per frame: the centre's, in pixels, and the area's
-    /// change as a fraction of the area (infinite when unknown).
-    public var motion: (distance: Double, areaChange: Double)
+    /// How far the track's filter expects the box's centre to move in one frame, in pixels
+    /// (infinite when unknown).
+    public var pixelsPerFrame: Double
+    /// How much the filter expects the box's area to change in one frame, as a fraction of it
+    /// (infinite when unknown).
+    public var areaChangePerFrame: Double
 
-    /// Creates a forecast; `motion` unknown by default.
-    public init(serial: Int, id: Int?, box: Rect, missedRuns: Int,
-                motion: (distance: Double, areaChange: Double) = (.infinity, .infinity)) {
+    /// Creates a forecast; its motion unknown unless given.
+    public init(serial: Int, id: Int?, box: Rect, missedRuns: Int, pixelsPerFrame: Double = .infinity,
+                areaChangePerFrame: Double = .infinity) {
         self.serial = serial
         self.id = id
         self.box = box
         self.missedRuns = missedRuns
-        self.motion = motion
-    }
-
-    /// Equal when every field is (the motion's two parts included; a tuple has no `==` of its own to synthesise from).
-    public static func == (a: TrackForecast, b: TrackForecast) -> Bool {
-        a.serial == b.serial && a.id == b.id && a.box == b.box && a.missedRuns == b.missedRuns
-            && a.motion.distance == b.motion.distance && a.motion.areaChange == b.motion.areaChange
+        self.pixelsPerFrame = pixelsPerFrame
+        self.areaChangePerFrame = areaChangePerFrame
     }
 }
 

@@ -296,7 +296,7 @@ final class SchedulerTests: XCTestCase {
     private func steadyCrops(skipping: Bool = true, frames: Range<Int> = 0..<60, endsShot: Set<Int> = [],
                              forecasts: [TrackForecast]) -> (cropped: [Int], skipped: [Int], keyframes: [Int]) {
         var configuration = SchedulerConfiguration(framesPerSecond: 25)
-        if skipping { configuration.skipSteadyCrops() }
+        configuration.skipsSteadyCrops = skipping
         var s = DetectionScheduler(width: 640, height: 360, geometry: geometry, configuration: configuration)
         var result: (cropped: [Int], skipped: [Int], keyframes: [Int]) = ([], [], [])
         for frame in frames {
@@ -316,7 +316,7 @@ final class SchedulerTests: XCTestCase {
     /// a neighbour, the frame's edge, a miss, a tentative track) bring its crop back on every frame.
     func testASteadyFaceIsCroppedOnEvenFramesOnlyUntilSomethingIsInDoubt() {
         let box = Rect(x: 270, y: 130, width: 100, height: 100)
-        let still = TrackForecast(serial: 1, id: 1, box: box, missedRuns: 0, motion: (0.5, 0.001))
+        let still = TrackForecast(serial: 1, id: 1, box: box, missedRuns: 0, pixelsPerFrame: 0.5, areaChangePerFrame: 0.001)
         let steady = steadyCrops(endsShot: [31], forecasts: [still])
         XCTAssertTrue(steady.cropped.allSatisfy { $0 % 2 == 0 || $0 == 31 }, "\(steady.cropped)")
         XCTAssertTrue(steady.skipped.allSatisfy { $0 % 2 == 1 } && steady.skipped.count >= 20, "\(steady.skipped)")
@@ -326,9 +326,9 @@ final class SchedulerTests: XCTestCase {
         }
 
         var moving = still
-        moving.motion = (3, 0.001)
+        moving.pixelsPerFrame = 3
         var zooming = still
-        zooming.motion = (0.5, 0.06)
+        zooming.areaChangePerFrame = 0.06
         var missed = still
         missed.missedRuns = 1
         var tentative = still
@@ -336,7 +336,7 @@ final class SchedulerTests: XCTestCase {
         var atEdge = still
         atEdge.box.x = 20
         let neighbour = TrackForecast(serial: 2, id: 2, box: Rect(x: 400, y: 130, width: 60, height: 60), missedRuns: 0,
-                                      motion: (0.5, 0.001))
+                                      pixelsPerFrame: 0.5, areaChangePerFrame: 0.001)
         for (name, forecasts) in [("3 px a frame on a 100 px face", [moving]), ("6 % more area a frame", [zooming]),
                                   ("just missed", [missed]), ("tentative", [tentative]), ("at the frame's edge", [atEdge]),
                                   ("a neighbour in its crop", [still, neighbour])] {

@@ -37,7 +37,7 @@ struct ShotMarker {
     /// The input ended: the held frames go out with the verdicts the detector can still give.
     mutating func finish(release: (FrameJob) -> Void) {
         for verdict in detector.finish() { hand(verdict, release) }
-        for job in held { pass(job, release) }
+        for job in held { hold(job, releasingItsPredecessor: release) }
         held.removeAll()
         if var last = marked {
             last.endsShot = true
@@ -55,11 +55,11 @@ struct ShotMarker {
             // The mixed pictures of a fade or dissolve began about a window before its marked frame.
             if boundary != .cut { job.transitionStart = max(0, job.index - detector.window) }
         }
-        pass(job, release)
+        hold(job, releasingItsPredecessor: release)
     }
 
-    /// Releases the frame before `job`, now that `job`'s verdict is in, and holds `job`.
-    private mutating func pass(_ job: FrameJob, _ release: (FrameJob) -> Void) {
+    /// Holds `job`, whose verdict is in, and releases the frame before it, which now knows whether it ends a shot.
+    private mutating func hold(_ job: FrameJob, releasingItsPredecessor release: (FrameJob) -> Void) {
         if var previous = marked {
             previous.endsShot = job.boundary != nil
             release(previous)
