@@ -294,11 +294,12 @@ final class SchedulerTests: XCTestCase {
     /// The frames in `frames` on which track 1 got a crop, and those on which its crop was skipped
     /// as steady, on a 640 x 360 video (no tiles; the whole-frame pass sees faces at their size).
     private func steadyCrops(skipping: Bool = true, frames: Range<Int> = 0..<60, endsShot: Set<Int> = [],
-                             forecasts: [TrackForecast]) -> (cropped: [Int], skipped: [Int], keyframes: [Int]) {
+                             width: Int = 640, height: Int = 360,
+                             forecasts: [TrackForecast]) -> (cropped: [Int], skipped: [Int], keyframes: [Int], tiles: [Int]) {
         var configuration = SchedulerConfiguration(framesPerSecond: 25)
         configuration.skipsSteadyCrops = skipping
-        var s = DetectionScheduler(width: 640, height: 360, geometry: geometry, configuration: configuration)
-        var result: (cropped: [Int], skipped: [Int], keyframes: [Int]) = ([], [], [])
+        var s = DetectionScheduler(width: width, height: height, geometry: geometry, configuration: configuration)
+        var result: (cropped: [Int], skipped: [Int], keyframes: [Int], tiles: [Int]) = ([], [], [], [])
         for frame in frames {
             let live = frame == frames.lowerBound ? [] : forecasts
             var plan = s.planAhead(cut: false, forecasts: live, stale: live.isEmpty, frame: frame)
@@ -307,6 +308,9 @@ final class SchedulerTests: XCTestCase {
             if plan.passes.contains(where: { $0.kind == .crop(serial: 1) }) { result.cropped.append(frame) }
             if plan.skippedCrops.contains(1) { result.skipped.append(frame) }
             if plan.passes.contains(where: { $0.kind == .full }) { result.keyframes.append(frame) }
+            if plan.passes.contains(where: { if case .tile = $0.kind { return true } else { return false } }) {
+                result.tiles.append(frame)
+            }
         }
         return result
     }
@@ -343,6 +347,15 @@ final class SchedulerTests: XCTestCase {
             XCTAssertTrue(steadyCrops(forecasts: forecasts).skipped.isEmpty, name)
         }
         XCTAssertTrue(steadyCrops(skipping: false, forecasts: [still]).skipped.isEmpty, "off unless asked for")
+
+        // 720p runs tiles (every third frame at first, then every tenth), and every tile overlaps a
+        // face in the middle of the frame: a frame with a tile crops the face whatever its number.
+        let middle = TrackForecast(serial: 1, id: 1, box: Rect(x: 590, y: 310, width: 100, height: 100), missedRuns: 0,
+                                   pixelsPerFrame: 0.5, areaChangePerFrame: 0.001)
+        let hd = steadyCrops(frames: 0..<90, width: 1280, height: 720, forecasts: [middle])
+        XCTAssertFalse(hd.tiles.filter { $0 % 2 == 1 }.isEmpty)
+        XCTAssertTrue(Set(hd.tiles).isDisjoint(with: hd.skipped), "tiles \(hd.tiles), skipped \(hd.skipped)")
+        XCTAssertFalse(hd.skipped.isEmpty, "frames without a tile still skip")
     }
 
     func testNoTilesWhenTheWholeFramePassIsNative() {
