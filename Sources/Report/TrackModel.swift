@@ -2,6 +2,9 @@ import FaceCore
 import Foundation
 
 /// One stretch of a track on the timeline: consecutive frames of one kind (detected or predicted).
+/// A lone predicted frame between detections on the frames before and after it counts as
+/// detected: a steady face is cropped every other frame and the frame between is written on the
+/// line between its detections, which says nothing about where the detector lost the face.
 package struct TrackSpan: Sendable, Equatable {
     /// Time of the first and last frame in the span, seconds.
     package var start: Double, end: Double
@@ -120,13 +123,17 @@ package struct TrackModel: Sendable {
         var detected = 0, confidenceSum = 0.0, allConfidence = 0.0
         var smiles = 0, smileMeasured = 0, closed = 0, closedMeasured = 0
         var person: String?
+        // Frames of detected rows, to tell a lone filled frame between two detections (`TrackSpan`).
+        let detectedFrames = Set(rows.lazy.filter { !$0.predicted }.map(\.frame))
         for row in rows {
+            let drawnPredicted = row.predicted
+                && !(detectedFrames.contains(row.frame - 1) && detectedFrames.contains(row.frame + 1))
             if !row.predicted { detected += 1; confidenceSum += row.confidence }
             allConfidence += row.confidence
             if let smiling = row.smiling { smileMeasured += 1; if smiling { smiles += 1 } }
             if let eyesClosed = row.eyesClosed { closedMeasured += 1; if eyesClosed { closed += 1 } }
             if person == nil { person = row.person }
-            if var last = intervals.last, row.frame == last.lastFrame + 1, last.predicted == row.predicted {
+            if var last = intervals.last, row.frame == last.lastFrame + 1, last.predicted == drawnPredicted {
                 last.lastFrame = row.frame
                 last.end = row.time
                 intervals[intervals.count - 1] = last
@@ -134,7 +141,7 @@ package struct TrackModel: Sendable {
                 continue  // a repeated frame
             } else {
                 intervals.append(TrackSpan(start: row.time, end: row.time, firstFrame: row.frame, lastFrame: row.frame,
-                                           predicted: row.predicted))
+                                           predicted: drawnPredicted))
             }
         }
         return TrackInfo(id: id, person: person, firstFrame: rows.first!.frame, lastFrame: rows.last!.frame,

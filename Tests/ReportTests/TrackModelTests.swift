@@ -30,6 +30,17 @@ final class TrackModelTests: XCTestCase {
         XCTAssertEqual(model.facesOverTime[10], 0)
     }
 
+    /// A steady face's crop runs every other frame: a lone predicted frame between two detections
+    /// is drawn with them, while two predicted frames in a row, or one at a track's end, still show.
+    func testALonePredictedFrameBetweenDetectionsIsDrawnAsDetected() {
+        let rows = (0...8).map { row($0, 1, predicted: $0 % 2 == 1) }
+            + [row(9, 1), row(10, 1, predicted: true), row(11, 1, predicted: true), row(12, 1), row(13, 1, predicted: true)]
+        let track = TrackModel(FaceRows(rows: rows)).tracks[0]
+        XCTAssertEqual(track.intervals.map { [$0.firstFrame, $0.lastFrame] }, [[0, 9], [10, 11], [12, 12], [13, 13]])
+        XCTAssertEqual(track.intervals.map(\.predicted), [false, true, false, true])
+        XCTAssertEqual(track.detectedFrames, 7, "the table still counts detections only")
+    }
+
     func testBestFrameIsLargestMostFrontalMostConfidentDetection() {
         let rows = [row(0, 1, size: 40, confidence: 0.9), row(1, 1, size: 60, confidence: 0.9, yaw: 60),
                     row(2, 1, size: 55, confidence: 0.95, yaw: 5), row(3, 1, size: 80, predicted: true),
