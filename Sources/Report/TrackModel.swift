@@ -124,10 +124,10 @@ package struct TrackModel: Sendable {
         var smiles = 0, smileMeasured = 0, closed = 0, closedMeasured = 0
         var person: String?
         // Frames of detected rows, to tell a lone filled frame between two detections (`TrackSpan`).
-        let detectedFrames = Set(rows.lazy.filter { !$0.predicted }.map(\.frame))
+        let detectedFrameNumbers = Set(rows.lazy.filter { !$0.predicted }.map(\.frame))
         for row in rows {
             let drawnPredicted = row.predicted
-                && !(detectedFrames.contains(row.frame - 1) && detectedFrames.contains(row.frame + 1))
+                && !(detectedFrameNumbers.contains(row.frame - 1) && detectedFrameNumbers.contains(row.frame + 1))
             if !row.predicted { detected += 1; confidenceSum += row.confidence }
             allConfidence += row.confidence
             if let smiling = row.smiling { smileMeasured += 1; if smiling { smiles += 1 } }

@@ -112,6 +112,12 @@ package struct FramePlan: Sendable, Equatable {
         return plan
     }
 
+    /// True when this frame's tile overlaps `region`: a tile may see part of a face there, and a
+    /// skipped crop's whole face would not be there to win the merge (`skipsSteadyCrops`).
+    package func hasTile(touching region: Rect) -> Bool {
+        passes.contains { if case .tile = $0.kind { return $0.region.intersection(region).area > 0 } else { return false } }
+    }
+
     /// True when some pass looked at `box` closely enough to have found a face there: the box lies
     /// in the pass's region (or runs off the frame) and is at least `smallestVisibleFace` detector
     /// pixels high. A tracked face the plan did not look at was not missed, only not looked for.
@@ -160,9 +166,9 @@ package struct SchedulerConfiguration: Sendable, Equatable {
     /// A confirmed face the whole-frame pass sees well, found by the last run, barely moving, alone
     /// in its crop and clear of the frame's edges, is cropped on even frames only: the frame between
     /// is not looked at (the tracker coasts, `FramePlan.covers`), and the look-ahead writes it on
-    /// the line between the detections on both sides. Off by default; the pipeline turns it on
-    /// where crops are cheap, and not with --anonymize (a mask must follow the face itself), the
-    /// face mesh (its measures need every frame) or --detect-every.
+    /// the line between the detections on both sides. Acts only where crops are cheap. Off by
+    /// default; the pipeline turns it on except with --anonymize (a mask must follow the face
+    /// itself), the face mesh (its measures need every frame) or --detect-every.
     package var skipsSteadyCrops = false
     /// The most a face may move per frame, as a fraction of its height (its area twice that), to
     /// count as steady: about the detector's own frame-to-frame jitter on a still face, so that the
@@ -341,35 +347,32 @@ package struct DetectionScheduler: Sendable {
         }
         framesSinceWholeFrame = keyframe ? 0 : framesSinceWholeFrame + 1
         let skipping = configuration.skipsSteadyCrops && geometry.cropsAreCheap && plan.frame % 2 == 1 && !plan.endsShot
-        let crops = live.filter { track in
-            track.missedRuns <= max(configuration.cropMissedRuns, configuration.lostCropRuns)
-                && !(keyframe && max(track.box.width, track.box.height) * baseScale >= 2 * geometry.reliableFaceSize)
-        }.map(crop(around:)).filter { pass in
-            guard skipping, case .crop(let serial) = pass.kind else { return true }
-            let runs = !isSteady(serial, crop: pass.region, among: live) || plan.passes.contains { other in
-                // A tile may see part of the face; the crop's whole face must win the merge.
-                if case .tile = other.kind { return other.region.intersection(pass.region).area > 0 }
-                return false
+        var crops: [ScheduledPass] = []
+        for track in live where track.missedRuns <= max(configuration.cropMissedRuns, configuration.lostCropRuns)
+            && !(keyframe && max(track.box.width, track.box.height) * baseScale >= 2 * geometry.reliableFaceSize) {
+            let pass = crop(around: track)
+            if skipping, isSteady(track, crop: pass.region, among: live), !plan.hasTile(touching: pass.region) {
+                plan.skippedCrops.append(track.serial)
+            } else {
+                crops.append(pass)
             }
-            if !runs { plan.skippedCrops.append(serial) }
-            return runs
         }
         // Crops go after the whole-frame pass, before the tile.
         let at = plan.passes.firstIndex { if case .tile = $0.kind { return true } else { return false } } ?? plan.passes.count
         plan.passes.insert(contentsOf: crops, at: at)
     }
 
-    /// True when the track `serial` may go without its crop on this frame (`skipsSteadyCrops`): it is
+    /// True when `track` may go without its `crop` on this frame (`skipsSteadyCrops`): it is
     /// confirmed, was found by the last run, is seen well by the whole-frame pass, moves less than
     /// `steadyMove`, its crop lies inside the frame (a face at an edge may leave) and no other
     /// track's box touches that crop (faces that cross swap boxes).
-    private func isSteady(_ serial: Int, crop: Rect, among live: [TrackForecast]) -> Bool {
-        guard let track = live.first(where: { $0.serial == serial }), track.id != nil, track.missedRuns == 0,
+    private func isSteady(_ track: TrackForecast, crop: Rect, among live: [TrackForecast]) -> Bool {
+        guard track.id != nil, track.missedRuns == 0,
               max(track.box.width, track.box.height) * baseScale >= 2 * geometry.reliableFaceSize,
               track.pixelsPerFrame <= SchedulerConfiguration.steadyMove * track.box.height,
               track.areaChangePerFrame <= 2 * SchedulerConfiguration.steadyMove,
               crop.x > 0, crop.y > 0, crop.maxX < Double(width), crop.maxY < Double(height) else { return false }
-        return !live.contains { $0.serial != serial && $0.box.intersection(crop).area > 0 }
+        return !live.contains { $0.serial != track.serial && $0.box.intersection(crop).area > 0 }
     }
 
     /// Some track was just missed or, where crops are not cheap, is tentative.

@@ -47,7 +47,6 @@ struct DetectionPlanner {
         guard let board else {
             var plan = FramePlan.wholeFrame(width: upright.width, height: upright.height, geometry: geometry)
             plan.isCut = cut
-            plan.frame = job.number
             return plan
         }
         if scheduler == nil {
