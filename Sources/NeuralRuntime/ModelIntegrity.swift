@@ -13,6 +13,7 @@ package enum ModelIntegrity {
         "iris_landmark.tflite": (2_640_568, "d1744d2a09c25f501d39eba4faff47e53ecca8852c5ce19bce8eeac39357521f"),
         "centerface.onnx": (7_304_518, "09189deaaf8646c5c51a68447e3c744ea1e211798155d4728c20507b9f5aefbc"),
         "dlib_face_recognition_resnet_model_v1.dat": (22_466_066, "55533b28a95800a551ba546ba62fe69625c7e95a7061c338adffead08719da30"),
+        "face_recognition_sface_2021dec_int8bq.onnx": (10_667_852, "fb143eea07838aa532d1c95df5f69899974ea0140e1fba05e94204be13ed74ee"),
     ]
 
     /// Paths (with size and modification time) already verified in this process.

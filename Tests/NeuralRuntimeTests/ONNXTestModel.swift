@@ -17,10 +17,28 @@ enum ONNXTestModel {
         return dims.flatMap { varint(1, Int64($0)) } + varint(2, 1) + string(8, name) + bytes(9, raw)
     }
 
-    /// A node; attributes are (name, ints) pairs, or (name, float) for a single float.
+    /// An integer initializer stored as raw_data: `dataType` 3 (int8, one byte each) or 7 (int64,
+    /// eight bytes each), little-endian.
+    static func integerInitializer(_ name: String, dims: [Int], values: [Int], dataType: Int = 3) -> [UInt8] {
+        var raw: [UInt8] = []
+        for value in values {
+            if dataType == 7 {
+                withUnsafeBytes(of: Int64(value).littleEndian) { raw += $0 }
+            } else {
+                raw.append(UInt8(bitPattern: Int8(value)))
+            }
+        }
+        return dims.flatMap { varint(1, Int64($0)) } + varint(2, Int64(dataType)) + string(8, name) + bytes(9, raw)
+    }
+
+    /// A node; attributes are (name, ints) pairs, (name, int) for a single integer, (name, float)
+    /// for a single float, or (name, tensor bytes) for a tensor (`initializer(...)`'s).
     static func node(_ type: String, inputs: [String], outputs: [String], ints: [(String, [Int])] = [],
-                     floats: [(String, Float)] = []) -> [UInt8] {
+                     int: [(String, Int)] = [], floats: [(String, Float)] = [],
+                     tensors: [(String, [UInt8])] = []) -> [UInt8] {
         var body = inputs.flatMap { string(1, $0) } + outputs.flatMap { string(2, $0) } + string(4, type)
+        for (name, value) in int { body += bytes(5, string(1, name) + varint(3, Int64(value))) }
+        for (name, tensor) in tensors { body += bytes(5, string(1, name) + bytes(5, tensor)) }
         for (name, values) in ints {
             let attribute = values.count == 1 && name == "group" ? varint(3, Int64(values[0]))
                 : bytes(8, values.flatMap { encode(UInt64(bitPattern: Int64($0))) })

@@ -17,6 +17,8 @@ struct ONNXModelFile {
         var float: Float?
         var integers: [Int64] = []
         var text: String?
+        /// A tensor value (`t`: a Constant node's `value`).
+        var tensor: Initializer?
     }
 
     /// One `TensorProto` initializer.
@@ -29,6 +31,22 @@ struct ONNXModelFile {
         /// A float tensor's `raw_data`, read in place (the weights are copied once, transposed).
         var rawFloats: StoredFloats?
         var int64s: [Int64] = []
+        /// An 8-, 16- or 32-bit integer tensor's `raw_data`, read in place (quantised weights).
+        var rawIntegers: StoredIntegers?
+        /// Values of an 8-, 16- or 32-bit integer tensor listed one by one (`int32_data`).
+        var listedIntegers: [Int64] = []
+
+        /// Whether the tensor holds integers (8 to 64 bits, signed or not).
+        var isInteger: Bool { ONNXModelFile.integerWidths[dataType] != nil }
+        /// How many integer values the tensor holds.
+        var integerCount: Int {
+            dataType == ONNXModelFile.int64 ? int64s.count : rawIntegers?.count ?? listedIntegers.count
+        }
+        /// Integer value `index`.
+        func integer(at index: Int) -> Int64 {
+            if dataType == ONNXModelFile.int64 { return int64s[index] }
+            return rawIntegers.map { $0[index] } ?? listedIntegers[index]
+        }
 
         /// How many float values the tensor holds.
         var floatCount: Int { rawFloats?.count ?? listedFloats.count }
@@ -47,6 +65,9 @@ struct ONNXModelFile {
     }
 
     static let float = 1, int64 = 7
+    /// Integer element types (TensorProto.DataType) → (bytes per value, signed).
+    static let integerWidths: [Int: (bytes: Int, signed: Bool)] = [2: (1, false), 3: (1, true), 4: (2, false),
+                                                                     5: (2, true), 6: (4, true), 7: (8, true)]
 
     var opset: Int64 = 0
     var nodes: [Node] = []
@@ -103,6 +124,7 @@ struct ONNXModelFile {
                     case 2: attribute.float = try reader.floats(inner).first
                     case 3: try reader.expect(inner, ProtobufReader.varint); attribute.integer = Int64(bitPattern: inner.value)
                     case 4: attribute.text = try reader.string(inner)
+                    case 5: attribute.tensor = try initializer(try payload(inner, reader), reader)
                     case 8: attribute.integers += try reader.integers(inner)
                     default: continue
                     }
@@ -122,6 +144,8 @@ struct ONNXModelFile {
             case 1: tensor.dims += try reader.integers(field)
             case 2: try reader.expect(field, ProtobufReader.varint); tensor.dataType = Int(truncatingIfNeeded: field.value)
             case 4: tensor.listedFloats += try reader.floats(field)
+            // int32_data holds int8 to int32 tensors' values (each a sign-extended varint).
+            case 5: tensor.listedIntegers += try reader.integers(field).map { Int64(Int32(truncatingIfNeeded: $0)) }
             case 7: tensor.int64s += try reader.integers(field)
             case 8: tensor.name = try reader.string(field)
             case 9: raw = try payload(field, reader)
@@ -133,7 +157,13 @@ struct ONNXModelFile {
                 guard raw.count % 4 == 0 else { throw ProtobufError.truncated(offset: raw.upperBound) }
                 tensor.rawFloats = StoredFloats(bytes: reader.bytes, start: raw.lowerBound, count: raw.count / 4)
             }
-            if tensor.dataType == int64 { tensor.int64s = try reader.littleEndianInt64s(raw) }
+            if tensor.dataType == int64 {
+                tensor.int64s = try reader.littleEndianInt64s(raw)
+            } else if let (width, signed) = integerWidths[tensor.dataType] {
+                guard raw.count % width == 0 else { throw ProtobufError.truncated(offset: raw.upperBound) }
+                tensor.rawIntegers = StoredIntegers(bytes: reader.bytes, start: raw.lowerBound, count: raw.count / width,
+                                                    width: width, signed: signed)
+            }
         }
         return tensor
     }
@@ -159,5 +189,31 @@ struct ONNXModelFile {
             }
         }
         return value
+    }
+}
+
+/// Little-endian integers of 1, 2 or 4 bytes, signed or not, stored in a model file and read in
+/// place (a quantised tensor's `raw_data`: its values are computed to floats once, at load).
+struct StoredIntegers {
+    let bytes: ModelBytes
+    /// Where the first value starts, in bytes.
+    let start: Int
+    let count: Int
+    /// Bytes per value: 1, 2 or 4.
+    let width: Int
+    let signed: Bool
+
+    subscript(index: Int) -> Int64 {
+        precondition(index >= 0 && index < count, "value \(index) of \(count)")
+        let at = start + width * index
+        switch width {
+        case 1: return signed ? Int64(Int8(bitPattern: bytes[at])) : Int64(bytes[at])
+        case 2:
+            let bits = UInt16(bytes[at]) | UInt16(bytes[at + 1]) << 8
+            return signed ? Int64(Int16(bitPattern: bits)) : Int64(bits)
+        default:
+            let bits = bytes.uint32(at: at)
+            return signed ? Int64(Int32(bitPattern: bits)) : Int64(bits)
+        }
     }
 }
