@@ -72,7 +72,7 @@ package struct KnownPeople: Sendable {
     /// Reads `folder`: each photo through `loadImage` (MediaIO's `ImageLoader` in the tool), its
     /// faces through `detect`, and the one face's embedding through `embedder`. Throws
     /// `KnownPeopleError` for a photo without a face or with several, before any video is read.
-    package static func load(folder: String, embedder: FaceEmbedder, threshold: Float = 0.5,
+    package static func load(folder: String, embedder: IdentityEmbedder, threshold: Float = 0.5,
                              loadImage: (String) throws -> BGRAImage,
                              detect: (BGRAImage) throws -> [FaceObservation]) throws -> KnownPeople {
         var people: [Person] = []

@@ -3,14 +3,16 @@
 package struct ReidentificationSettings: Sendable, Equatable {
     /// Largest distance from a track's gallery centroid to an earlier identity's at which the
     /// track continues that identity, and beyond which a live track's samples count as someone
-    /// else. Lower than dlib's 0.6 for one pair of pictures, because centroids are steadier and
-    /// dlib's model puts some different people (children, East Asian faces) closer than 0.6. At the
-    /// low end of the tune half's gap (gallery centroids of one person at most 0.41 apart, of two
-    /// people 0.49 and more): the developers' clips hold two different people 0.414 apart.
+    /// else. Distances are `IdentityEmbedder`'s (dlib's and SFace's joined). The tune half's
+    /// decisions (docs/identity.md, "Two networks, one distance"): one person's returns at most
+    /// 0.397 (one blended return 0.55), a new face's closest other person 0.429 and more; the
+    /// developers' two men whom dlib alone put 0.414 apart, 0.551.
     package var threshold: Float = 0.4
     /// A continuation needs the best candidate this much closer than the second best (another
-    /// identity); a split needs the new face this much farther than `threshold`.
-    package var margin: Float = 0.08
+    /// identity); a split needs the new face this much farther than `threshold`. 0.08 (dlib's
+    /// alone) turned one of the tune half's returns down (runner-up 0.066 farther); in the replays
+    /// the runner-ups of every other return lay 0.1 and more farther.
+    package var margin: Float = 0.05
     /// Seconds an ended identity stays a candidate; nil for the whole video.
     package var window: Double?
     /// Whether a new track may take over a live track the tracker lost but has not dropped yet

@@ -112,7 +112,7 @@ public struct FaceTrackJob: Sendable {
     /// runs reuse the people read.
     public mutating func loadKnownPeople() throws {
         guard let folder = identity.knownFolder, knownPeople == nil else { return }
-        let model = try FaceEmbeddingModel(models: detection.models)
+        let model = try IdentityModels(models: detection.models)
         let known = try KnownPeopleLoader.load(folder: folder, detection: detection, model: model,
                                                threshold: identity.knownThreshold)
         try identity.validateNames(known: known)
@@ -140,12 +140,12 @@ public struct FaceTrackJob: Sendable {
     /// a caller keeps the galleries), there are no faces to embed or the embedding model is not
     /// installed; --known, --keep and --only need the model.
     private func identityParts(recordsIdentities: Bool) throws
-        -> (settings: IdentitySettings, model: FaceEmbeddingModel, known: KnownPeople?)? {
+        -> (settings: IdentitySettings, model: IdentityModels, known: KnownPeople?)? {
         let asksForPeople = identity.knownFolder != nil || !identity.keep.isEmpty || !identity.only.isEmpty
         let wantsReid = identity.reidentify && detection.detector != .none && !asksForPeople
             && (showsTrackIDs || recordsIdentities)
-        guard asksForPeople || (wantsReid && FaceEmbeddingModel.isInstalled(models: detection.models)) else { return nil }
-        let model = try FaceEmbeddingModel(models: detection.models)
+        guard asksForPeople || (wantsReid && IdentityModels.isInstalled(models: detection.models)) else { return nil }
+        let model = try IdentityModels(models: detection.models)
         let known = try knownPeople ?? identity.knownFolder.map {
             try KnownPeopleLoader.load(folder: $0, detection: detection, model: model, threshold: identity.knownThreshold)
         }

@@ -11,13 +11,13 @@ package enum KnownPeopleLoader {
     package static let largestPhoto = 2048
 
     /// The people of `folder`; a photo without a face or with several throws `KnownPeopleError`.
-    package static func load(folder: String, detection: DetectionSettings, model: FaceEmbeddingModel,
+    package static func load(folder: String, detection: DetectionSettings, model: IdentityModels,
                              threshold: Double) throws -> KnownPeople {
         guard let detector = try detection.makeDetector(threshold: detection.effectiveThreshold) else {
             throw KnownPeopleError.unreadableFolder(path: folder, reason: "--known needs a face detector")
         }
         let still = StillImageDetection(detector: detector, kind: detection.detector)
-        let embedder = try FaceEmbedder(model: model)
+        let embedder = try IdentityEmbedder(models: model)
         return try KnownPeople.load(folder: folder, embedder: embedder, threshold: Float(threshold),
                                     loadImage: { try ImageLoader.load(path: $0, maxSide: largestPhoto).image },
                                     detect: { image in try still.faces(in: image).filter(\.isValid) })
@@ -25,7 +25,7 @@ package enum KnownPeopleLoader {
 
     /// One person from one photo (`facetrack find --face`), named `name`; a photo without a face
     /// or with several throws `KnownPeopleError`.
-    package static func load(photo path: String, name: String, detection: DetectionSettings, model: FaceEmbeddingModel,
+    package static func load(photo path: String, name: String, detection: DetectionSettings, model: IdentityModels,
                              threshold: Double) throws -> KnownPeople {
         guard let detector = try detection.makeDetector(threshold: detection.effectiveThreshold) else {
             throw KnownPeopleError.noFace(path: path)
@@ -39,7 +39,7 @@ package enum KnownPeopleLoader {
         }
         let faces = try still.faces(in: image).filter(\.isValid)
         guard faces.count <= 1 else { throw KnownPeopleError.severalFaces(path: path, count: faces.count) }
-        guard let face = faces.first, let embedding = try FaceEmbedder(model: model).embedding(of: face, in: image) else {
+        guard let face = faces.first, let embedding = try IdentityEmbedder(models: model).embedding(of: face, in: image) else {
             throw KnownPeopleError.noFace(path: path)
         }
         return KnownPeople(people: [KnownPeople.Person(name: name, embeddings: [embedding])], threshold: Float(threshold))

@@ -60,9 +60,9 @@ public struct StillImageJob: Sendable {
         let stabilizer = attributes.isEmpty ? nil : AttributeStabilizer()
         // Known people: each face named on its own (one picture, so KnownPeople's 0.5 for single pictures).
         let naming = try knownFolder.map { folder in
-            let model = try FaceEmbeddingModel(models: detection.models)
+            let model = try IdentityModels(models: detection.models)
             return (known: try KnownPeopleLoader.load(folder: folder, detection: detection, model: model, threshold: 0.5),
-                    embedder: try FaceEmbedder(model: model))
+                    embedder: try IdentityEmbedder(models: model))
         }
         // The images and the known photos are inputs: no output may name one.
         let inputs = images + (naming?.known.photos ?? [])
@@ -129,7 +129,7 @@ public struct PersonSearch: Sendable {
     public init(photo: String, detection: DetectionSettings = DetectionSettings(), matchThreshold: Double = 0.42) throws {
         self.detection = detection
         self.matchThreshold = matchThreshold
-        let model = try FaceEmbeddingModel(models: detection.models)
+        let model = try IdentityModels(models: detection.models)
         person = try KnownPeopleLoader.load(photo: photo, name: "face", detection: detection, model: model,
                                             threshold: matchThreshold)
     }

@@ -21,7 +21,7 @@ struct PipelineBuilder {
     /// Written in frame order by the tracking stage; finished by the caller.
     var outputs: [FrameOutput]
     /// Re-identification, known people and --keep/--only (`IdentityResolver`); `nil` for none.
-    var identity: (settings: IdentitySettings, model: FaceEmbeddingModel, known: KnownPeople?)?
+    var identity: (settings: IdentitySettings, model: IdentityModels, known: KnownPeople?)?
     /// Where the identity stage keeps the embeddings it computes, by track ID; `nil` keeps none.
     var galleries: IdentityGalleries?
     /// Stops reading new frames when set; frames already read are finished.

@@ -24,6 +24,9 @@ enum IdentityFixtures {
     /// dlib's network, read once for all tests.
     static let embeddingModel = Result { try FaceEmbeddingModel(models: models()) }
 
+    /// Both networks identities are decided with (dlib's and SFace), read once for all tests.
+    static let identityModels = Result { try IdentityModels(models: models()) }
+
     /// The pixels of a binary PPM (P6, 8-bit) as RGB bytes, with its size.
     static func ppm(_ file: String) throws -> (rgb: [UInt8], width: Int, height: Int) {
         let bytes = [UInt8](try Data(contentsOf: URL(fileURLWithPath: try path(file))))

@@ -26,7 +26,7 @@ final class KnownPeopleTests: XCTestCase {
     }
 
     private func load(detect: ((BGRAImage) throws -> [FaceObservation])? = nil) throws -> KnownPeople {
-        let embedder = try FaceEmbedder(model: IdentityFixtures.embeddingModel.get())
+        let embedder = try IdentityEmbedder(models: IdentityFixtures.identityModels.get())
         let detector = try CenterFaceDetector(models: IdentityFixtures.models())
         return try KnownPeople.load(folder: folder, embedder: embedder,
                                     loadImage: { try ImageLoader.load(path: $0).image },

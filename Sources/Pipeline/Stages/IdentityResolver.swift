@@ -14,7 +14,7 @@ import MediaIO
 final class IdentityResolver {
     /// The identities of the tracks, decided by re-identification (shared with `stitch`'s replay).
     private var ledger: IdentityLedger
-    private let embedder: FaceEmbedder
+    private let embedder: IdentityEmbedder
     private let known: KnownPeople?
     private let keep: Set<String>?
     private let only: Set<String>?
@@ -37,14 +37,14 @@ final class IdentityResolver {
     /// The time of the last frame resolved.
     private(set) var lastTime = 0.0
 
-    init(settings: IdentitySettings, model: FaceEmbeddingModel, known: KnownPeople?, pool: ImagePool,
+    init(settings: IdentitySettings, model: IdentityModels, known: KnownPeople?, pool: ImagePool,
          galleries: IdentityGalleries? = nil) throws {
         self.galleries = galleries
         var reid = ReidentificationSettings()
         reid.threshold = Float(settings.reidThreshold)
         reid.window = settings.reidWindow
         ledger = IdentityLedger(settings: reid, reidentify: settings.reidentify, recording: galleries)
-        embedder = try FaceEmbedder(model: model)
+        embedder = try IdentityEmbedder(models: model)
         self.known = known
         keep = settings.keep.isEmpty ? nil : Set(settings.keep)
         only = settings.only.isEmpty ? nil : Set(settings.only)
