@@ -24,6 +24,12 @@ import NeuralRuntime
 //       quality, then the 128 values, tab-separated (scripts/identity_corpus.py distances reads them).
 //   Every command takes --views plain|mirrored|mirrored-zoomed|mirrored-shifted: the views of each
 //   face whose descriptors are averaged (EmbeddingViews; the product's by default).
+//   embed and time take --model dlib|sface: sface is OpenCV Zoo's SFace (SFaceEmbedder: one view,
+//   unit-length values; embed leaves the quality column blank, as
+//   scripts/reference/embedding_candidates.py embed writes it, so its compare takes either file).
+//   embed --landmarks FACES.csv takes each picture's largest face from a `facetrack detect ... --csv`
+//   file (its box, eyes and mouth; pictures named as there) instead of running the detector: the
+//   same faces as embedding_candidates.py embed --landmarks.
 //   identity-bench shots DIR... [--detector NAME] [--threshold X]
 //       each DIR is one shot of one person (frames in name order, 0.5 s apart); between shots a cut
 //       ends every track, as the pipeline will. Prints the identity ReidentificationIndex gives each
@@ -66,6 +72,34 @@ func timeOnePicture(_ path: String, runs: Int, models: ModelLocator, views: Embe
                  batchRun / Double(views.views.count)))
     print(String(format: "  embedding total  %7.3f ms per face (target <= 25; %d views in one batch)", whole, views.views.count))
     print(String(format: "  one view at a time %5.3f ms per face (the network run per view, no quality score)", viewByView))
+    print("  slowest kernels (ms per run):")
+    for (kernel, milliseconds) in network.profileKernels(runs: max(3, runs / 4)).prefix(6) {
+        print("    \(kernel.padding(toLength: 24, withPad: " ", startingAt: 0))" + String(format: "%7.3f", milliseconds))
+    }
+}
+
+/// `time` for SFace: alignment, network and the whole embedding per face, this thread's CPU time.
+func timeSFace(_ path: String, runs: Int, models: ModelLocator) throws {
+    let image = try ImageLoader.load(path: path).image
+    let detector = try CenterFaceDetector(models: models)
+    guard let face = try largestFace(in: image, detector: detector) else { throw Failure(description: "\(path): no face") }
+    var model: SFaceModel?
+    let reading = try Timing.medianThreadMilliseconds(runs: 1) { model = try SFaceModel(models: models) }
+    var prepared: SFaceEmbedder?
+    let preparing = try Timing.medianThreadMilliseconds(runs: 1) { prepared = try SFaceEmbedder(model: model!) }
+    guard let embedder = prepared, let chip = SFaceChip(face: face) else {
+        throw Failure(description: "\(path): the face has no eyes or mouth")
+    }
+    var pixels = [Float](repeating: 0, count: SFaceChip.size * SFaceChip.size * 3)
+    let alignment = Timing.medianThreadMilliseconds(runs: runs) { pixels.withUnsafeMutableBufferPointer { chip.sample(image, into: $0) } }
+    let whole = Timing.medianThreadMilliseconds(runs: runs) { _ = embedder.embedding(of: face, in: image) }
+    let network = try NeuralNetwork(graph: try ONNXReader.graph(contentsOf: try models.path(for: SFaceModel.fileName)))
+    let run = Timing.medianThreadMilliseconds(runs: runs) { network.run() }
+    print(String(format: "start-up: model read %.0f ms, embedder prepared %.0f ms (once per thread)", reading, preparing))
+    print(String(format: "sface, face %.0f px wide, %d runs, one core:", face.bounds.width, runs))
+    print(String(format: "  chip alignment   %7.3f ms", alignment))
+    print(String(format: "  network          %7.3f ms", run))
+    print(String(format: "  embedding total  %7.3f ms per face", whole))
     print("  slowest kernels (ms per run):")
     for (kernel, milliseconds) in network.profileKernels(runs: max(3, runs / 4)).prefix(6) {
         print("    \(kernel.padding(toLength: 24, withPad: " ", startingAt: 0))" + String(format: "%7.3f", milliseconds))
@@ -149,18 +183,56 @@ func distances(_ folder: String, detectorName: String, threshold: Float, models:
     }
 }
 
-func embed(_ folder: String, detectorName: String, models: ModelLocator, views: EmbeddingViews) throws {
+/// The largest face of each picture of a `facetrack detect` CSV (box, eyes and mouth), by picture path.
+func landmarkFaces(_ path: String) throws -> [String: FaceObservation] {
+    let text = try String(contentsOfFile: path, encoding: .utf8)
+    var lines = text.split(separator: "\n").map { $0.split(separator: ",", omittingEmptySubsequences: false).map(String.init) }
+    guard let header = lines.first else { throw Failure(description: "\(path): empty") }
+    lines.removeFirst()
+    func column(_ name: String) throws -> Int {
+        guard let index = header.firstIndex(of: name) else { throw Failure(description: "\(path): no column \(name)") }
+        return index
+    }
+    let image = try column("image"), x = try column("x"), y = try column("y"), width = try column("width"),
+        height = try column("height"), confidence = try column("confidence")
+    let points = try ["left_eye", "right_eye", "mouth"].map { (try column($0 + "_x"), try column($0 + "_y")) }
+    var faces: [String: FaceObservation] = [:]
+    for fields in lines where fields.count == header.count {
+        guard let box = [x, y, width, height, confidence].map({ Double(fields[$0]) }) as? [Double] else { continue }
+        let landmarks = points.map { (Double(fields[$0.0]), Double(fields[$0.1])) }
+        guard landmarks.allSatisfy({ $0.0 != nil && $0.1 != nil }) else { continue }
+        var face = FaceObservation(bounds: Rect(x: box[0], y: box[1], width: box[2], height: box[3]), confidence: box[4])
+        face.leftEye = Point(x: landmarks[0].0!, y: landmarks[0].1!)
+        face.rightEye = Point(x: landmarks[1].0!, y: landmarks[1].1!)
+        face.mouth = Point(x: landmarks[2].0!, y: landmarks[2].1!)
+        if let other = faces[fields[image]], other.bounds.area >= face.bounds.area { continue }
+        faces[fields[image]] = face
+    }
+    return faces
+}
+
+func embed(_ folder: String, detectorName: String, models: ModelLocator, views: EmbeddingViews, sface: Bool,
+           landmarks: String?) throws {
     guard let detector = try DetectionSettings(detector: DetectorKind(name: detectorName) ?? .centerface(), models: models).makeDetector()
     else { throw Failure(description: "embed needs a detector") }
-    let embedder = try FaceEmbedder(model: try FaceEmbeddingModel(models: models), views: views)
+    let given = try landmarks.map(landmarkFaces)
+    let embedder = sface ? nil : try FaceEmbedder(model: try FaceEmbeddingModel(models: models), views: views)
+    let second = sface ? try SFaceEmbedder(model: try SFaceModel(models: models)) : nil
     let manager = FileManager.default
     for clip in try manager.contentsOfDirectory(atPath: folder).sorted() {
         let directory = (folder as NSString).appendingPathComponent(clip)
         for (number, file) in ((try? manager.contentsOfDirectory(atPath: directory)) ?? []).sorted().enumerated()
         where ["jpg", "jpeg", "png"].contains((file as NSString).pathExtension.lowercased()) {
-            let image = try ImageLoader.load(path: (directory as NSString).appendingPathComponent(file)).image
-            guard let face = try largestFace(in: image, detector: detector), let sample = embedder.sample(of: face, in: image)
-            else { continue }
+            let path = (directory as NSString).appendingPathComponent(file)
+            if let given, given[path] == nil { continue }
+            let image = try ImageLoader.load(path: path).image
+            guard let face = try given?[path] ?? largestFace(in: image, detector: detector) else { continue }
+            if let second {
+                guard let embedding = second.embedding(of: face, in: image) else { continue }
+                print(([clip, String(number), ""] + embedding.values.map { String(format: "%.5f", $0) }).joined(separator: "\t"))
+                continue
+            }
+            guard let sample = embedder?.sample(of: face, in: image) else { continue }
             print(([clip, String(number), String(format: "%.4f", sample.quality)]
                    + sample.embedding.values.map { String(format: "%.5f", $0) }).joined(separator: "\t"))
         }
@@ -238,8 +310,17 @@ var modelsFolder: String?
 var detectorName = "centerface"
 var threshold: Float = 0.5
 var views = EmbeddingViews.standard
+var modelName = "dlib"
+var landmarksFile: String?
 while let argument = arguments.next() {
     switch argument {
+    case "--landmarks": landmarksFile = arguments.next()
+    case "--model":
+        modelName = arguments.next() ?? ""
+        guard ["dlib", "sface"].contains(modelName) else {
+            FileHandle.standardError.write("identity-bench: error: --model \(modelName): dlib or sface\n".data(using: .utf8)!)
+            exit(2)
+        }
     case "--runs": runs = max(1, arguments.next().flatMap(Int.init) ?? runs)
     case "--models": modelsFolder = arguments.next()
     case "--detector": detectorName = arguments.next() ?? detectorName
@@ -257,9 +338,16 @@ while let argument = arguments.next() {
 }
 do {
     let models = ModelLocator(explicitDirectory: modelsFolder)
+    if modelName == "sface", !["time", "embed"].contains(positional.first ?? "") {
+        FileHandle.standardError.write("identity-bench: error: --model sface works with embed and time only\n".data(using: .utf8)!)
+        exit(2)
+    }
     switch (positional.first, positional.count) {
+    case ("time", 2) where modelName == "sface": try timeSFace(positional[1], runs: runs, models: models)
     case ("time", 2): try timeOnePicture(positional[1], runs: runs, models: models, views: views)
-    case ("embed", 2): try embed(positional[1], detectorName: detectorName, models: models, views: views)
+    case ("embed", 2):
+        try embed(positional[1], detectorName: detectorName, models: models, views: views, sface: modelName == "sface",
+                  landmarks: landmarksFile)
     case ("distances", 2):
         try distances(positional[1], detectorName: detectorName, threshold: threshold, models: models, views: views)
     case ("shots", 2...):

@@ -72,6 +72,25 @@ final class PoolingAndFullyConnectedTests: XCTestCase {
         }
     }
 
+    /// Each output adds its products in input order, one rounding each, whatever the kernel's loop
+    /// order (rows read four at a time, a remainder of 3 here): the same floats as that sum written
+    /// out, so embeddings do not move when the loops change.
+    func testFullyConnectedSumsInInputOrderExactly() throws {
+        let inputs = 1003, outputs = 13
+        let input = (0..<(2 * inputs)).map { Float(($0 * 7919) % 1009) / 1009 - 0.5 }
+        let weights = (0..<(outputs * inputs)).map { Float(($0 * 104_729) % 997) / 997 - 0.5 }
+        let bias = (0..<outputs).map { Float($0) / 7 - 1 }
+        let result = try output(.fullyConnected(.none), input, shape: [2, inputs],
+                                constants: [([outputs, inputs], weights), ([outputs], bias)])
+        for n in 0..<2 {
+            for m in 0..<outputs {
+                var sum = bias[m]
+                for k in 0..<inputs { sum += input[n * inputs + k] * weights[m * inputs + k] }
+                XCTAssertEqual(result.values[n * outputs + m], sum, "batch \(n) output \(m)")
+            }
+        }
+    }
+
     func testFullyConnectedRejectsMismatchedWeights() {
         XCTAssertThrowsError(try output(.fullyConnected(.none), [1, 2, 3], shape: [1, 3], constants: [([4, 2], [Float](repeating: 0, count: 8))]))
     }

@@ -411,16 +411,19 @@ struct ONNXGraphBuilder {
         // Per tensor, scale 0; per axis, the index along the axis; blocked, the scale tensor's own
         // [outer][blocks][inner] position.
         let perAxis = blockSize == 0 && scaleCount > 1
-        var values = [Float](repeating: 0, count: count)
-        var position = 0
-        for o in 0..<outer {
-            for a in 0..<along {
-                let row = (o * blocks + a / block) * inner
-                for i in 0..<inner {
-                    let s = scaleCount == 1 ? 0 : perAxis ? a : row + i
-                    let zero = zeroPoint.map { Float($0.integer(at: s)) } ?? 0
-                    values[position] = (Float(x.integer(at: position)) - zero) * scale.float(at: s)
-                    position += 1
+        var values = x.integersAsFloats
+        let scales = scale.floats
+        let zeros = zeroPoint?.integersAsFloats ?? [Float](repeating: 0, count: scaleCount)
+        values.withUnsafeMutableBufferPointer { values in
+            var position = 0
+            for o in 0..<outer {
+                for a in 0..<along {
+                    let row = (o * blocks + a / block) * inner
+                    for i in 0..<inner {
+                        let s = scaleCount == 1 ? 0 : perAxis ? a : row + i
+                        values[position] = (values[position] - zeros[s]) * scales[s]
+                        position += 1
+                    }
                 }
             }
         }
@@ -524,24 +527,33 @@ struct ONNXGraphBuilder {
         guard let filterCount = tensors[filterIndex].constant?.count else { return false }
         let shape = tensors[filterIndex].shape
         // Output channels are the first axis ([Cout][KH][KW][Cin], [M][K]) or, depthwise, the last.
-        let channels: Int, channelOf: (Int) -> Int
+        let channels: Int, channelFirst: Bool
         let perChannel = filterCount / max(1, shape.first ?? 1), last = max(1, shape.last ?? 1)
         switch operation.kind {
         case let .conv2D(parameters) where parameters.activation == .none:
-            channels = shape[0]; channelOf = { $0 / perChannel }
+            channels = shape[0]; channelFirst = true
         case let .transposeConv2D(parameters) where parameters.activation == .none:
-            channels = shape[0]; channelOf = { $0 / perChannel }
+            channels = shape[0]; channelFirst = true
         case let .depthwiseConv2D(parameters, _) where parameters.activation == .none:
-            channels = last; channelOf = { $0 % last }
+            channels = last; channelFirst = false
         case .fullyConnected(.none):
-            channels = shape[0]; channelOf = { $0 / perChannel }
+            channels = shape[0]; channelFirst = true
         default:
             return false
         }
-        guard channels == scale.count, var filter = tensors[filterIndex].constant else { return false }
+        guard channels == scale.count, channels * (channelFirst ? perChannel : filterCount / channels) == filterCount,
+              var filter = tensors[filterIndex].constant else { return false }
         // Taken out of the tensor first, so the filter is scaled in place rather than in a copy.
         tensors[filterIndex].constant = nil
-        for position in filter.indices { filter[position] *= scale[channelOf(position)] }
+        filter.withUnsafeMutableBufferPointer { filter in
+            if channelFirst {
+                for channel in 0..<channels {
+                    for position in channel * perChannel..<(channel + 1) * perChannel { filter[position] *= scale[channel] }
+                }
+            } else {
+                for position in filter.indices { filter[position] *= scale[position % channels] }
+            }
+        }
         tensors[filterIndex].constant = filter
         let oldBias = operation.inputs[2] >= 0 ? tensors[operation.inputs[2]].constant : nil
         let bias = (0..<channels).map { (oldBias?[$0] ?? 0) * scale[$0] + shift[$0] }

@@ -48,6 +48,12 @@ struct ONNXModelFile {
             return rawIntegers.map { $0[index] } ?? listedIntegers[index]
         }
 
+        /// Its integer values as floats (exact for 8- and 16-bit values), read in one pass.
+        var integersAsFloats: [Float] {
+            if let rawIntegers { return rawIntegers.floats }
+            return dataType == ONNXModelFile.int64 ? int64s.map { Float($0) } : listedIntegers.map { Float($0) }
+        }
+
         /// How many float values the tensor holds.
         var floatCount: Int { rawFloats?.count ?? listedFloats.count }
         /// Its float values, copied out.
@@ -202,6 +208,24 @@ struct StoredIntegers {
     /// Bytes per value: 1, 2 or 4.
     let width: Int
     let signed: Bool
+
+    /// Every value as a float, read straight from the file's bytes (bounds checked once).
+    var floats: [Float] {
+        precondition(start >= 0 && count >= 0 && start + width * count <= bytes.buffer.count,
+                     "model file range \(start)..<\(start + width * count) out of range")
+        guard count > 0, let base = bytes.buffer.baseAddress else { return [] }
+        let source = base + start
+        return [Float](unsafeUninitializedCapacity: count) { values, initialized in
+            for index in 0..<count {
+                switch (width, signed) {
+                case (1, true): values[index] = Float(source.load(fromByteOffset: index, as: Int8.self))
+                case (1, false): values[index] = Float(source.load(fromByteOffset: index, as: UInt8.self))
+                default: values[index] = Float(self[index])
+                }
+            }
+            initialized = count
+        }
+    }
 
     subscript(index: Int) -> Int64 {
         precondition(index >= 0 && index < count, "value \(index) of \(count)")
