@@ -243,7 +243,8 @@ func known(_ knownFolder: String, pictures: [String], detectorName: String, thre
            models: ModelLocator, views: EmbeddingViews) throws {
     guard let detector = try DetectionSettings(detector: DetectorKind(name: detectorName) ?? .centerface(), models: models).makeDetector()
     else { throw Failure(description: "naming needs a detector") }
-    let embedder = try FaceEmbedder(model: try FaceEmbeddingModel(models: models), views: views)
+    // Named as the product names: the joined embedding (dlib's standard views and SFace).
+    let embedder = try IdentityEmbedder(models: try IdentityModels(models: models))
     let people = try KnownPeople.load(folder: knownFolder, embedder: embedder, threshold: threshold,
                                       loadImage: { try ImageLoader.load(path: $0).image },
                                       detect: { try detector.detect(in: $0) })
@@ -278,7 +279,8 @@ func shots(_ folders: [String], detectorName: String, threshold: Float, models: 
            views: EmbeddingViews) throws {
     guard let detector = try DetectionSettings(detector: DetectorKind(name: detectorName) ?? .centerface(), models: models).makeDetector()
     else { throw Failure(description: "shots need a detector") }
-    let embedder = try FaceEmbedder(model: try FaceEmbeddingModel(models: models), views: views)
+    // Decided as the product decides: the joined embedding (dlib's standard views and SFace).
+    let embedder = try IdentityEmbedder(models: try IdentityModels(models: models))
     var settings = ReidentificationSettings()
     settings.threshold = threshold
     var index = ReidentificationIndex(settings: settings)
