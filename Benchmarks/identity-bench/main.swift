@@ -357,7 +357,9 @@ do {
         try known(positional[1], pictures: Array(positional[2...]), detectorName: detectorName, threshold: threshold,
                   models: models, views: views)
     default:
-        FileHandle.standardError.write("usage: identity-bench time IMAGE [--runs N] | distances DIR | known KNOWN_DIR DIR... [--detector NAME] [--threshold X]\n".data(using: .utf8)!)
+        let usage = "usage: identity-bench time IMAGE [--runs N] | embed DIR [--landmarks CSV] | distances DIR | "
+            + "known KNOWN_DIR DIR... [--detector NAME] [--threshold X] [--model dlib|sface]\n"
+        FileHandle.standardError.write(usage.data(using: .utf8)!)
         exit(2)
     }
 } catch {
