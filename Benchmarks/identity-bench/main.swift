@@ -185,7 +185,9 @@ func distances(_ folder: String, detectorName: String, threshold: Float, models:
 
 /// The largest face of each picture of a `facetrack detect` CSV (box, eyes and mouth), by picture path.
 func landmarkFaces(_ path: String) throws -> [String: FaceObservation] {
-    let text = try String(contentsOfFile: path, encoding: .utf8)
+    guard let text = try? String(contentsOfFile: path, encoding: .utf8) else {
+        throw Failure(description: "cannot read \(path) as UTF-8 text")
+    }
     var lines = text.split(separator: "\n").map { $0.split(separator: ",", omittingEmptySubsequences: false).map(String.init) }
     guard let header = lines.first else { throw Failure(description: "\(path): empty") }
     lines.removeFirst()
@@ -359,7 +361,9 @@ do {
         try known(positional[1], pictures: Array(positional[2...]), detectorName: detectorName, threshold: threshold,
                   models: models, views: views)
     default:
-        FileHandle.standardError.write("usage: identity-bench time IMAGE [--runs N] | distances DIR | known KNOWN_DIR DIR... [--detector NAME] [--threshold X]\n".data(using: .utf8)!)
+        let usage = "usage: identity-bench time IMAGE [--runs N] | embed DIR [--landmarks CSV] | distances DIR | "
+            + "known KNOWN_DIR DIR... [--detector NAME] [--threshold X] [--model dlib|sface]\n"
+        FileHandle.standardError.write(usage.data(using: .utf8)!)
         exit(2)
     }
 } catch {

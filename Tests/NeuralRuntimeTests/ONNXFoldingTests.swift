@@ -212,4 +212,57 @@ final class ONNXFoldingTests: XCTestCase {
             assertOneLine(error, contains: ["dq.onnx", "DequantizeLinear", "blocked scale"])
         }
     }
+
+    // MARK: Damaged files
+
+    /// A small SFace-like model (quantised weights reshaped for a Conv, PRelu, Sub/Mul on the
+    /// input, Dropout, Flatten, Gemm, BatchNormalization), then truncated and byte-mutated copies of
+    /// it: each either loads and runs or throws a NeuralRuntimeError; none crashes.
+    func testFuzzedQuantisedModelsNeverCrash() {
+        let original = M.model(
+            nodes: [M.node("Sub", inputs: ["X", "a"], outputs: ["S"]), M.node("Mul", inputs: ["S", "k"], outputs: ["T"]),
+                    M.node("DequantizeLinear", inputs: ["q", "s", "z"], outputs: ["w"], int: [("axis", 1), ("block_size", 8)]),
+                    M.node("Reshape", inputs: ["w", "shape"], outputs: ["W"]),
+                    M.node("Conv", inputs: ["T", "W"], outputs: ["C"], ints: [("kernel_shape", [3, 3]), ("pads", [1, 1, 1, 1])]),
+                    M.node("PRelu", inputs: ["C", "slope"], outputs: ["P"]),
+                    M.node("Dropout", inputs: ["P"], outputs: ["D"]),
+                    M.node("Flatten", inputs: ["D"], outputs: ["F"]),
+                    M.node("Gemm", inputs: ["F", "B", "bias"], outputs: ["G"], int: [("transB", 1)]),
+                    M.node("BatchNormalization", inputs: ["G", "g", "b", "m", "v"], outputs: ["Y"])],
+            initializers: [M.initializer("a", dims: [1], values: [1.5]), M.initializer("k", dims: [1], values: [0.5]),
+                           M.integerInitializer("q", dims: [4, 18], values: (0..<72).map { ($0 * 37) % 255 - 127 }),
+                           M.initializer("s", dims: [4, 3], values: (0..<12).map { 0.01 + Float($0) * 0.003 }),
+                           M.integerInitializer("z", dims: [4, 3], values: (0..<12).map { ($0 * 5) % 9 - 4 }),
+                           M.integerInitializer("shape", dims: [4], values: [4, 2, 3, 3], dataType: 7),
+                           M.initializer("slope", dims: [4, 1, 1], values: [0.1, 0.2, 0.3, 0.4]),
+                           M.initializer("B", dims: [3, 36], values: (0..<108).map { Float($0 % 11) / 10 - 0.5 }),
+                           M.initializer("bias", dims: [3], values: [0.1, 0.2, 0.3])]
+                + ["g", "b", "m", "v"].map { M.initializer($0, dims: [3], values: [1, 0.5, 2]) },
+            inputs: [M.value("X", dims: [1, 2, 3, 3])], outputs: [M.value("Y", dims: [1, 3])])
+        XCTAssertNoThrow(try NeuralNetwork(graph: try ONNXReader.graph(bytes: original, name: "fuzz.onnx")))
+        var generator = SplitMix(seed: 2028)
+        var loaded = 0, refused = 0
+        for case_ in 0..<400 {
+            var bytes = original
+            if case_ < 100 {
+                bytes = Array(original.prefix(Int(generator.next() % UInt64(original.count))))
+            } else {
+                for _ in 0..<(1 + Int(generator.next() % 4)) {
+                    let at = Int(generator.next() % UInt64(bytes.count))
+                    bytes[at] = case_ % 3 == 0 ? bytes[at] ^ (1 << UInt8(generator.next() % 8))
+                        : UInt8(truncatingIfNeeded: generator.next())
+                }
+            }
+            do {
+                let network = try NeuralNetwork(graph: try ONNXReader.graph(bytes: bytes, name: "fuzz.onnx"))
+                network.run()
+                loaded += 1
+            } catch {
+                XCTAssertTrue(error is NeuralRuntimeError, "case \(case_): \(error)")
+                refused += 1
+            }
+        }
+        XCTAssertGreaterThan(refused, 100, "truncations are refused")
+        XCTAssertGreaterThan(loaded, 0, "some mutations only touch values")
+    }
 }

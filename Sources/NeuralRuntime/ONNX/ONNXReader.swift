@@ -1,7 +1,9 @@
 import Foundation
 
 /// Reads an ONNX model (a convolutional network: Conv, ConvTranspose, BatchNormalization, Relu,
-/// Add, Sigmoid) into a `GraphDescription`, the TFLite reader's sibling on the same runtime.
+/// Add, Sigmoid, PRelu, Sub/Mul/Div by constants, Dropout, Identity, Flatten + Gemm, and weights
+/// given by DequantizeLinear, Reshape or Constant nodes, computed at load: `ONNXGraphBuilder`) into
+/// a `GraphDescription`, the TFLite reader's sibling on the same runtime.
 ///
 /// The NCHW file becomes an NHWC graph: weights are transposed once here, the input is
 /// [1,H,W,C] and the outputs are [1,h,w,C]. The input's declared batch and spatial sizes are
