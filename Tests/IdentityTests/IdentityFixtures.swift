@@ -1,6 +1,8 @@
+import Detection
 import FaceCore
 import Foundation
 import Identity
+import MediaIO
 import TestSupport
 import XCTest
 
@@ -26,6 +28,20 @@ enum IdentityFixtures {
 
     /// Both networks identities are decided with (dlib's and SFace), read once for all tests.
     static let identityModels = Result { try IdentityModels(models: models()) }
+
+    /// The joined samples (`IdentityEmbedder`) of the largest face in each committed photo, by name
+    /// (photo_NAME.jpg: hopper_1, hopper_2, astronaut_1, astronaut_2).
+    static let joinedPhotoSamples = Result { () throws -> [String: FaceSample] in
+        let detector = try CenterFaceDetector(models: models())
+        let embedder = try IdentityEmbedder(models: identityModels.get())
+        var result: [String: FaceSample] = [:]
+        for name in ["hopper_1", "hopper_2", "astronaut_1", "astronaut_2"] {
+            let image = try ImageLoader.load(path: try path("photo_\(name).jpg")).image
+            let face = try XCTUnwrap(try detector.detect(in: image).max { $0.bounds.area < $1.bounds.area }, name)
+            result[name] = try XCTUnwrap(embedder.sample(of: face, in: image), name)
+        }
+        return result
+    }
 
     /// The pixels of a binary PPM (P6, 8-bit) as RGB bytes, with its size.
     static func ppm(_ file: String) throws -> (rgb: [UInt8], width: Int, height: Int) {

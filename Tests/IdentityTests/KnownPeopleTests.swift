@@ -81,7 +81,7 @@ final class KnownPeopleTests: XCTestCase {
         try copy("photo_hopper_1.jpg", to: "Grace Hopper.jpg")
         let known = try load()
         XCTAssertEqual(known.names, ["Grace Hopper"])
-        let samples = try PhotoIdentityTests.samples.get()
+        let samples = try IdentityFixtures.joinedPhotoSamples.get()
         let match = try XCTUnwrap(known.match(try XCTUnwrap(samples["hopper_2"]).embedding), "her other picture")
         XCTAssertEqual(match.name, "Grace Hopper")
         XCTAssertLessThan(match.distance, 0.6)
