@@ -466,7 +466,7 @@ def near(args):
 
 
 RULES = {
-    "today: < 0.40, margin 0.08": None,
+    "today: < 0.40, margin 0.05": None,
     "< 0.45, margin 0.08": lambda d, r: d < 0.45 and (r is None or r - d >= 0.08),
     "< 0.48, margin 0.08": lambda d, r: d < 0.48 and (r is None or r - d >= 0.08),
     "today, or < 0.47 with a runner-up 0.2 farther": lambda d, r: (d < 0.40 and (r is None or r - d >= 0.08))
