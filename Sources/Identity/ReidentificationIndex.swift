@@ -5,13 +5,13 @@ package struct ReidentificationSettings: Sendable, Equatable {
     /// track continues that identity, and beyond which a live track's samples count as someone
     /// else. Distances are `IdentityEmbedder`'s (dlib's and SFace's joined). The tune half's
     /// decisions (docs/identity.md, "Two networks, one distance"): one person's returns at most
-    /// 0.397 (one blended return 0.55), a new face's closest other person 0.429 and more; the
-    /// developers' two men whom dlib alone put 0.414 apart, 0.551.
+    /// 0.397 (and one return of a face blended by a missed dissolve, 0.553), a new face's closest
+    /// other person 0.429 and more; the developers' two men, whom dlib alone put 0.414 apart, 0.551.
     package var threshold: Float = 0.4
     /// A continuation needs the best candidate this much closer than the second best (another
-    /// identity); a split needs the new face this much farther than `threshold`. 0.08 (dlib's
-    /// alone) turned one of the tune half's returns down (runner-up 0.066 farther); in the replays
-    /// the runner-ups of every other return lay 0.1 and more farther.
+    /// identity); a split needs the new face this much farther than `threshold`. dlib's 0.08 lost a
+    /// split on the tune half (a track that ran on into another person after a missed boundary,
+    /// whose new face lay between 0.45 and 0.48 from its gallery) and changed nothing else.
     package var margin: Float = 0.05
     /// Seconds an ended identity stays a candidate; nil for the whole video.
     package var window: Double?
@@ -34,7 +34,8 @@ package struct ReidentificationSettings: Sendable, Equatable {
     /// A continuation needs at least this many samples in the new track's gallery.
     package var decisionSamples = 2
     /// Samples of lower `FaceSample.quality` are ignored (too small, turned or blurred to judge). Below
-    /// 0.1 they still tell people apart once two or more are averaged (the tune half's faces shrunk to
+    /// 0.1 they still tell people apart once two or more are averaged (measured with dlib's descriptor
+    /// alone, before the joined embedding, which kept this gate: the tune half's faces shrunk to
     /// 45 %: galleries of 2 samples of quality 0.02 to 0.1, same person at most 0.58, others 0.50 and
     /// more; below 0.02 the same person's reach 0.63), so a small or soft face keeps a gallery to be
     /// continued and named from; the gallery keeps the best `galleryCapacity`, so better ones replace them.
@@ -42,8 +43,9 @@ package struct ReidentificationSettings: Sendable, Equatable {
     /// A track published before `decisionSamples` samples of `minimumQuality` came (a soft or small
     /// face after a cut) may still continue an earlier identity on poorer ones, from this quality
     /// on: at least `poorEvidenceSamples` of them with its good ones, averaged, within
-    /// `poorEvidenceThreshold` of the candidate and with the usual margin. On the tune half's clips
-    /// shrunk to 35 and 25 %, three samples of quality 0.01 to 0.03 averaged lay at most 0.445 from
+    /// `poorEvidenceThreshold` of the candidate and with the usual margin. With dlib's descriptor
+    /// alone (the joined embedding kept the number, its scale set so that 0.4 stayed the threshold),
+    /// on the tune half's clips shrunk to 35 and 25 %, three samples of quality 0.01 to 0.03 averaged lay at most 0.445 from
     /// 8-sample galleries of the same person (median 0.287) and at least 0.467 from anyone else's.
     package var poorEvidenceQuality = 0.01
     /// Samples (good and poor) a continuation on poor evidence needs.

@@ -10,9 +10,13 @@ import NeuralRuntime
 /// except the returned values. Not thread-safe: make one per thread, sharing one `SFaceModel`.
 package final class SFaceEmbedder {
     private let network: NeuralNetwork
+    /// Threads one face's network is split over (`NeuralNetwork.run(threads:)`; the output is the
+    /// same for any number).
+    private let threads: Int
 
-    /// Prepares a network for `model`.
-    package init(model: SFaceModel) throws {
+    /// Prepares a network for `model`, run on `threads` threads per face.
+    package init(model: SFaceModel, threads: Int = 1) throws {
+        self.threads = max(1, threads)
         let sizes = try ResizableNetwork(graph: model.graph, capacity: 1)
         network = try sizes.network(height: SFaceChip.size, width: SFaceChip.size)
         guard network.inputShapes.first == [1, SFaceChip.size, SFaceChip.size, 3],
@@ -29,7 +33,7 @@ package final class SFaceEmbedder {
     package func embedding(of face: FaceObservation, in image: BGRAImage) -> FaceEmbedding? {
         guard let chip = SFaceChip(face: face) else { return nil }
         chip.sample(image, into: network.input(0))
-        network.run()
+        network.run(threads: threads)
         return Self.unit(network.output(0))
     }
 

@@ -133,7 +133,8 @@ struct PipelineBuilder {
             encode = encoding
         }
         let resolver = try identity.map {
-            try IdentityResolver(settings: $0.settings, model: $0.model, known: $0.known, pool: pool, galleries: galleries)
+            try IdentityResolver(settings: $0.settings, model: $0.model, known: $0.known, pool: pool, galleries: galleries,
+                                 threads: min(2, job.laneCount))
         }
         let tracking = QueueBound(
             TrackingStage(tracker: tracker, faceProcessor: job.attributes.isEmpty ? nil : AttributeStabilizer(), outputs: outputs,

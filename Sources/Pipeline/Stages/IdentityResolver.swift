@@ -38,13 +38,13 @@ final class IdentityResolver {
     private(set) var lastTime = 0.0
 
     init(settings: IdentitySettings, model: IdentityModels, known: KnownPeople?, pool: ImagePool,
-         galleries: IdentityGalleries? = nil) throws {
+         galleries: IdentityGalleries? = nil, threads: Int = 1) throws {
         self.galleries = galleries
         var reid = ReidentificationSettings()
         reid.threshold = Float(settings.reidThreshold)
         reid.window = settings.reidWindow
         ledger = IdentityLedger(settings: reid, reidentify: settings.reidentify, recording: galleries)
-        embedder = try IdentityEmbedder(models: model)
+        embedder = try IdentityEmbedder(models: model, threads: threads)
         self.known = known
         keep = settings.keep.isEmpty ? nil : Set(settings.keep)
         only = settings.only.isEmpty ? nil : Set(settings.only)
