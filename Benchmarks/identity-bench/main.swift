@@ -23,7 +23,9 @@ import NeuralRuntime
 //       DIR/CLIP/*.png|jpg: the largest face of each picture as one line: CLIP, picture number,
 //       quality, then the 128 values, tab-separated (scripts/identity_corpus.py distances reads them).
 //   Every command takes --views plain|mirrored|mirrored-zoomed|mirrored-shifted: the views of each
-//   face whose descriptors are averaged (EmbeddingViews; the product's by default).
+//   face whose dlib descriptors are averaged (EmbeddingViews; the product's by default). known and
+//   shots embed as the product decides identities: the joined embedding (IdentityEmbedder: dlib's
+//   standard views and SFace), whatever --views says.
 //   embed and time take --model dlib|sface: sface is OpenCV Zoo's SFace (SFaceEmbedder: one view,
 //   unit-length values; embed leaves the quality column blank, as
 //   scripts/reference/embedding_candidates.py embed writes it, so its compare takes either file).

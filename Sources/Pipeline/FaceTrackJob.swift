@@ -240,8 +240,8 @@ public struct FaceTrackJob: Sendable {
         let total = reader.estimatedFrameCount
         if let progress { builder.progress = { progress(JobProgress(frames: $0, estimatedTotal: total)) } }
         var pipeline = try builder.build()
-        // The identity stage's network holds the embedding model's weights packed now: the model
-        // as read (22 MB of dlib weights) goes before the frames come.
+        // The identity stage's networks hold the embedding models' weights packed now: the models
+        // as read (22 MB of dlib weights, SFace's dequantised 38 MB) go before the frames come.
         builder.identity = nil
         MemoryPolicy.releaseFreedMemory()
         var (summary, tracks) = try pipeline.run()

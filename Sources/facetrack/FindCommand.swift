@@ -26,8 +26,8 @@ enum FindCommand: Command {
         USAGE: facetrack find --face PHOTO VIDEO... [-o FILE] [options]
 
         Finds the time ranges where the person in PHOTO appears in each VIDEO. Faces are tracked and
-        each track compared with the photo through dlib's face embeddings (a few per track); frames
-        of matching tracks form ranges, gaps up to one second bridged.
+        each track compared with the photo through its face embeddings (dlib's and SFace's, a few per
+        track); frames of matching tracks form ranges, gaps up to one second bridged.
 
         Standard output (or -o FILE) gets one JSON line per video:
           {"ranges":[{"distance":0.23,"end":4.84,"frames":91,"start":1.2}],"video":"a.mp4"}
