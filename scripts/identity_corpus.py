@@ -658,6 +658,8 @@ def multi_labels():
 
 def multi_clip(args, name, spec):
     """The clip's path, or None (with a message) when it is missing or not the one labelled."""
+    if not args.corpus or not args.facetrack:
+        sys.exit("identity_corpus: %s needs --corpus DIR and --facetrack BIN" % args.command)
     video = os.path.join(args.corpus, "multi", name + ".mp4")
     if not os.path.exists(video):
         print("multi: %s: no such clip, skipped" % video)
