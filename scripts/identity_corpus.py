@@ -6,6 +6,13 @@
   identity_corpus.py score  --out WORK [--half ...]
   identity_corpus.py distances --out WORK --embeddings FILE   (from identity-bench embed)
   identity_corpus.py known  --corpus DIR --out WORK --facetrack BIN [--label NAME] [--half ...] [--stills N]
+  identity_corpus.py multi  --corpus DIR --out WORK --facetrack BIN [--label NAME] [--extra 'OPTIONS'] [--force]
+  identity_corpus.py multi-truth --corpus DIR --out WORK --facetrack BIN   (rewrites scripts/corpus-truth/*.truth.csv)
+
+The corpus's multi-person clips (DIR/multi) have identity truth labelled by eye on facetrack's own
+--no-reid boxes (scripts/corpus-truth/: multi-labels.json, one truth CSV per clip, the clip's sha256):
+`multi` runs each clip with and without re-identification and scores identity only (ID switches,
+IDF1); detection scores against such truth mean nothing.
 
 People are split by their label's number: odd pNN are the TUNE half (every threshold is chosen on
 them), even pNN the REPORT half (held back: the numbers we quote). Clips of one person never cross
@@ -22,6 +29,7 @@ Truth per frame: the shot whose weight is larger in a dissolve; nobody while a f
 spans the transition's frames, and a detection counts when it lies within one frame of the span.
 """
 import argparse
+import csv as csvfile
 import glob
 import json
 import os
@@ -629,9 +637,133 @@ def known(args):
                   stranger_named, stranger_frames))
 
 
+TRUTH_DIR = os.path.join(os.path.dirname(os.path.abspath(__file__)), "corpus-truth")
+TRUTH_HEADER = ("frame,time,track_id,x,y,width,height,confidence,left_eye_x,left_eye_y,right_eye_x,right_eye_y,"
+                "mouth_x,mouth_y,has_smile,left_eye_closed,right_eye_closed,roll,yaw,source")
+
+
+def sha256(path):
+    import hashlib
+    h = hashlib.sha256()
+    with open(path, "rb") as f:
+        for block in iter(lambda: f.read(1 << 20), b""):
+            h.update(block)
+    return h.hexdigest()
+
+
+def multi_labels():
+    with open(os.path.join(TRUTH_DIR, "multi-labels.json")) as f:
+        return {k: v for k, v in json.load(f).items() if not k.startswith("_")}
+
+
+def multi_clip(args, name, spec):
+    """The clip's path, or None (with a message) when it is missing or not the one labelled."""
+    if not args.corpus or not args.facetrack:
+        sys.exit("identity_corpus: %s needs --corpus DIR and --facetrack BIN" % args.command)
+    video = os.path.join(args.corpus, "multi", name + ".mp4")
+    if not os.path.exists(video):
+        print("multi: %s: no such clip, skipped" % video)
+        return None
+    if sha256(video) != spec["sha256"]:
+        print("multi: %s: sha256 differs from the labelled clip's (%s), skipped" % (video, spec["sha256"][:12]))
+        return None
+    return video
+
+
+def multi_process(args, video, name, mode):
+    csv = os.path.join(args.out, "multi", "out", args.label, mode, name + ".csv")
+    os.makedirs(os.path.dirname(csv), exist_ok=True)
+    if not os.path.exists(csv) or args.force:
+        options = ["--no-reid"] if mode == "no-reid" else []
+        subprocess.run([args.facetrack, "process", video, "--csv", csv, "--quiet"] + options +
+                       (args.extra.split() if args.extra else []), check=True)
+    return csv
+
+
+def multi_truth(args):
+    """Writes scripts/corpus-truth/CLIP.truth.csv from multi-labels.json and the --no-reid boxes of BIN."""
+    for name, spec in multi_labels().items():
+        video = multi_clip(args, name, spec)
+        if video is None:
+            continue
+        rows = list(csvfile.DictReader(open(multi_process(args, video, name, "no-reid"))))
+        label_of = {}
+        for track, segments in spec["tracks"].items():
+            for first, last, label in segments:
+                for frame in range(first, last + 1):
+                    if (int(track), frame) in label_of:
+                        sys.exit("multi-truth: %s: track %s frame %d labelled twice" % (name, track, frame))
+                    label_of[int(track), frame] = label
+        num, den = spec["rate"]
+        times = {f: "%.6f" % (f * den / num) for f in range(spec["frames"])}
+        by_frame, used, seen = {}, set(), set()
+        for r in rows:
+            frame = int(r["frame"])
+            times[frame] = r["time"]
+            if not r["track_id"]:
+                continue
+            key = (int(r["track_id"]), frame)
+            if key not in label_of:
+                sys.exit("multi-truth: %s: track %s frame %d has no label (the boxes are not those labelled?)" % (name, *key))
+            used.add(key)
+            label = label_of[key]
+            if label == "ignore":
+                tid, source = 1000 + key[0], "ignore"
+            else:
+                tid, source = int(label), "truth"
+                if (tid, frame) in seen:
+                    sys.exit("multi-truth: %s: person %d twice in frame %d" % (name, tid, frame))
+                seen.add((tid, frame))
+            by_frame.setdefault(frame, []).append([str(frame), times[frame], str(tid)] + [r[c] for c in ("x", "y", "width", "height")] +
+                                                  ["1.0000"] + [""] * 11 + [source])
+        if set(label_of) - used:
+            sys.exit("multi-truth: %s: %d labelled rows are not in the run (the boxes are not those labelled?)" % (
+                name, len(set(label_of) - used)))
+        out = os.path.join(TRUTH_DIR, name + ".truth.csv")
+        with open(out, "w") as f:
+            f.write(TRUTH_HEADER + "\n")
+            for frame in range(spec["frames"]):
+                for row in by_frame.get(frame, [[str(frame), times[frame]] + [""] * 18]):
+                    f.write(",".join(row) + "\n")
+        counted = sum(1 for k, v in label_of.items() if v != "ignore")
+        print("multi-truth: %s: %d faces of %d people, %d rows ignored" % (
+            name, counted, len({v for v in label_of.values() if v != "ignore"}), len(label_of) - counted))
+
+
+def ids_on(csv, frames=10):
+    counts = {}
+    for r in read_csv(csv):
+        counts[r["id"]] = counts.get(r["id"], 0) + 1
+    return sum(1 for n in counts.values() if n >= frames)
+
+
+def multi(args):
+    """Identity on the multi-person clips: default against --no-reid, scored against the labelled truth."""
+    results = []
+    for name, spec in multi_labels().items():
+        truth = os.path.join(TRUTH_DIR, name + ".truth.csv")
+        video = multi_clip(args, name, spec)
+        if video is None or not os.path.exists(truth):
+            continue
+        row = [name]
+        for mode in ("default", "no-reid"):
+            csv = multi_process(args, video, name, mode)
+            m = json.loads(subprocess.run([args.facetrack, "eval", "--truth", truth, "--pred", csv, "--json"],
+                                          capture_output=True, text=True, check=True).stdout)
+            row.append((m["truth_faces"], m["true_positives"], m["id_switches"], m["idf1"], ids_on(csv)))
+        results.append(row)
+    print("%s on the multi-person clips (truth by eye on main ab8942b's --no-reid boxes; identity only), default / --no-reid:" % args.label)
+    print("| clip | labelled faces (people) | matched faces | ID switches | IDF1 | IDs on 10+ frames |")
+    print("|---|---|---|---|---|---|")
+    for name, (faces, tp, sw, idf1, ids), (faces2, tp2, sw2, idf12, ids2) in results:
+        people = len({v for segs in multi_labels()[name]["tracks"].values() for _, _, v in segs if v != "ignore"})
+        print("| %s | %d (%d) | %d / %d | %d / %d | %.3f / %.3f | %d / %d |" % (
+            name, faces, people, tp, tp2, sw, sw2, idf1, idf12, ids, ids2))
+
+
 def main():
     p = argparse.ArgumentParser(description=__doc__.split("\n")[0])
-    p.add_argument("command", choices=["build", "run", "score", "distances", "known"])
+    p.add_argument("command", choices=["build", "run", "score", "distances", "known", "multi", "multi-truth"])
     p.add_argument("--corpus")
     p.add_argument("--out", required=True)
     p.add_argument("--half", choices=["tune", "report"])
@@ -645,7 +777,8 @@ def main():
     p.add_argument("--min-quality", type=float, default=0.3)
     p.add_argument("--stills", type=int, default=1, help="known: stills per known person (a folder each when more than one)")
     args = p.parse_args()
-    {"build": build, "run": run, "score": score, "distances": distances, "known": known}[args.command](args)
+    {"build": build, "run": run, "score": score, "distances": distances, "known": known, "multi": multi,
+     "multi-truth": multi_truth}[args.command](args)
 
 
 if __name__ == "__main__":
