@@ -59,6 +59,14 @@ package struct ReidentificationSettings: Sendable, Equatable {
     /// Seconds between samples a confirmed track with a full gallery still wants (`wantsSample`),
     /// so that a drift is noticed.
     package var sampleInterval = 0.5
+    /// Seconds between samples once a track has agreed with itself `settledSamples` times: its
+    /// gallery is full of good pictures, and each sample (two networks, about 26 ms) mostly watches
+    /// for a drift. A whole second's multiple of `sampleInterval`, so the seconds a settled track
+    /// samples are among those an unsettled one samples (a segment that began later takes them too).
+    package var settledInterval = 1.0
+    /// A track's own agreeing samples from which it is settled: its gallery filled twice over
+    /// (after about 4.8 s of a steady face).
+    package var settledSamples = 16
     /// Fewest seconds between two samples of one track: consecutive frames show the same picture.
     package var sampleSpacing = 0.1
 
@@ -156,7 +164,8 @@ package struct ReidentificationIndex {
 
     /// Whether an embedding of `track`'s face at `time` would help: the track has none yet, or
     /// its last is `sampleSpacing` old and it has not added a gallery's worth itself, it is
-    /// drifting, or the last sample lies in an earlier `sampleInterval` of the video. Lets a
+    /// drifting, or the last sample lies in an earlier `sampleInterval` (`settledInterval` once the
+    /// track is settled) of the video. Lets a
     /// tracking stage embed a few faces per track rather than every face on every frame. Counting
     /// the track's own samples rather than its gallery's (which a continuation fills with an
     /// earlier identity's), and steady samples on the video's clock, keep the samples a track
@@ -167,8 +176,9 @@ package struct ReidentificationIndex {
         guard time - last >= settings.sampleSpacing else { return false }
         // Steady: one in each `sampleInterval` of the video's time (not of the track's), so that
         // runs which began at different frames take the same samples.
+        let interval = state.ownSamples >= settings.settledSamples ? settings.settledInterval : settings.sampleInterval
         return state.ownSamples < state.gallery.capacity || !state.outliers.isEmpty
-            || (time / settings.sampleInterval).rounded(.down) > (last / settings.sampleInterval).rounded(.down)
+            || (time / interval).rounded(.down) > (last / interval).rounded(.down)
     }
 
     /// Identities remembered after their tracks ended.

@@ -371,6 +371,33 @@ final class IdentityLogicTests: XCTestCase {
         XCTAssertTrue(index.wantsSample(track: 1, time: 1.3), "drifting: the next pictures decide")
     }
 
+    /// A track whose own samples have filled its gallery twice is sampled once a second, on the
+    /// seconds a half-second sampler takes too; a far sample brings the fast pace back.
+    func testASettledTrackIsSampledOnceASecondOnTheSecondsAnUnsettledOneTakes() {
+        let a = faces.person()
+        var settings = ReidentificationSettings()
+        settings.galleryCapacity = 2
+        settings.settledSamples = 4
+        var index = ReidentificationIndex(settings: settings)
+        var taken: [Double] = []
+        for frame in 0..<100 {
+            let time = Double(frame) * 0.04
+            guard index.wantsSample(track: 1, time: time) else {
+                _ = index.observe(track: 1, sample: nil, time: time)
+                continue
+            }
+            taken.append(time)
+            _ = index.observe(track: 1, sample: faces.picture(of: a), time: time)
+            if taken.count == 2 { _ = index.confirm(track: 1, time: time) }
+        }
+        // Two to fill the gallery 0.1 s apart, then one in each half second until four agreed,
+        // then one in each second.
+        XCTAssertEqual(taken.map { ($0 * 100).rounded() / 100 }, [0, 0.12, 0.52, 1.0, 2.0, 3.0])
+        XCTAssertFalse(index.wantsSample(track: 1, time: 3.5), "settled: not in this second again")
+        _ = index.observe(track: 1, sample: faces.picture(of: faces.person()), time: 4.0)
+        XCTAssertTrue(index.wantsSample(track: 1, time: 4.12), "drifting: the next pictures decide")
+    }
+
     func testAppearancesBridgeShortGapsOnly() {
         var ranges = AppearanceRanges(maximumGap: 1, minimumDuration: 0.2)
         let frame = 0.04
