@@ -144,6 +144,15 @@ public struct FaceTrackJob: Sendable {
         let asksForPeople = identity.knownFolder != nil || !identity.keep.isEmpty || !identity.only.isEmpty
         let wantsReid = identity.reidentify && detection.detector != .none && !asksForPeople
             && (showsTrackIDs || recordsIdentities)
+        if wantsReid && !asksForPeople && !IdentityModels.isInstalled(models: detection.models) {
+            // Said, not silent: a models folder from before a model was added would otherwise
+            // quietly give the tracker's IDs (a face back after a cut gets a new one).
+            let missing = [FaceEmbeddingModel.fileName, SFaceModel.fileName].compactMap { name in
+                (try? detection.models.path(for: name)) == nil ? name : nil
+            }
+            notice?("re-identification is off: \(missing.joined(separator: " and ")) not installed in "
+                    + "\(detection.models.directory().path) (run scripts/setup, or give --no-reid)")
+        }
         guard asksForPeople || (wantsReid && IdentityModels.isInstalled(models: detection.models)) else { return nil }
         let model = try IdentityModels(models: detection.models)
         let known = try knownPeople ?? identity.knownFolder.map {

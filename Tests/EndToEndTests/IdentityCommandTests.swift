@@ -50,6 +50,33 @@ final class IdentityCommandTests: XCTestCase {
         XCTAssertEqual(off["id_switches"] as? Int, 1)
     }
 
+    /// A models folder from before SFace was added: the run says once that re-identification is
+    /// off and which file is missing (the tracker's IDs: three for cut-aba), rather than silently;
+    /// --no-reid and a video-only run, which embed nothing, say nothing.
+    func testAMissingEmbeddingModelTurnsReidentificationOffAndSaysSo() throws {
+        let folder = try TemporaryFolder()
+        let models = folder.file("models")
+        try FileManager.default.createDirectory(atPath: models, withIntermediateDirectories: true)
+        for name in ["centerface.onnx", "face_detection_full_range.tflite", "face_detection_short_range.tflite",
+                     "dlib_face_recognition_resnet_model_v1.dat"] {
+            try FileManager.default.createSymbolicLink(atPath: (models as NSString).appendingPathComponent(name),
+                                                       withDestinationPath: try InstalledModels.path(name))
+        }
+        let csv = folder.file("tracks.csv"), clip = "\(Self.samples)/cut-aba.mp4"
+        var run = try Tools.run(Tools.facetrack, ["process", clip, "--csv", csv, "--models", models, "--quiet"])
+        XCTAssertEqual(run.status, 0, run.stderr)
+        XCTAssertEqual(run.stderr.split(separator: "\n").count, 1, run.stderr)
+        XCTAssertTrue(run.stderr.contains("re-identification is off: face_recognition_sface_2021dec_int8bq.onnx not installed in"),
+                      run.stderr)
+        XCTAssertEqual(Set(try rows(csv).compactMap { $0["track_id"] }.filter { !$0.isEmpty }).count, 3)
+        run = try Tools.run(Tools.facetrack, ["process", clip, "--csv", csv, "--models", models, "--quiet", "--no-reid"])
+        XCTAssertEqual(run.status, 0, run.stderr)
+        XCTAssertEqual(run.stderr, "")
+        run = try Tools.run(Tools.facetrack, ["process", clip, "-o", folder.file("out.mp4"), "--models", models, "--quiet"])
+        XCTAssertEqual(run.status, 0, run.stderr)
+        XCTAssertEqual(run.stderr, "")
+    }
+
     /// Fast mode leaves re-identification out unless --reid asks for it; both flags at once is a
     /// usage error naming them.
     func testAccuracyLowReidentifiesOnlyWhenAsked() throws {
