@@ -93,7 +93,9 @@ func timeSFace(_ path: String, runs: Int, models: ModelLocator) throws {
         throw Failure(description: "\(path): the face has no eyes or mouth")
     }
     var pixels = [Float](repeating: 0, count: SFaceChip.size * SFaceChip.size * 3)
-    let alignment = Timing.medianThreadMilliseconds(runs: runs) { pixels.withUnsafeMutableBufferPointer { chip.sample(image, into: $0) } }
+    let alignment = Timing.medianThreadMilliseconds(runs: runs) {
+        pixels.withUnsafeMutableBufferPointer { chip.sample(image, into: $0) }
+    }
     let whole = Timing.medianThreadMilliseconds(runs: runs) { _ = embedder.embedding(of: face, in: image) }
     let network = try NeuralNetwork(graph: try ONNXReader.graph(contentsOf: try models.path(for: SFaceModel.fileName)))
     let run = Timing.medianThreadMilliseconds(runs: runs) { network.run() }
@@ -345,7 +347,8 @@ while let argument = arguments.next() {
 do {
     let models = ModelLocator(explicitDirectory: modelsFolder)
     if modelName == "sface", !["time", "embed"].contains(positional.first ?? "") {
-        FileHandle.standardError.write("identity-bench: error: --model sface works with embed and time only\n".data(using: .utf8)!)
+        let message = "identity-bench: error: --model sface works with embed and time only\n"
+        FileHandle.standardError.write(message.data(using: .utf8)!)
         exit(2)
     }
     switch (positional.first, positional.count) {

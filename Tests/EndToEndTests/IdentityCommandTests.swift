@@ -66,8 +66,8 @@ final class IdentityCommandTests: XCTestCase {
         var run = try Tools.run(Tools.facetrack, ["process", clip, "--csv", csv, "--models", models, "--quiet"])
         XCTAssertEqual(run.status, 0, run.stderr)
         XCTAssertEqual(run.stderr.split(separator: "\n").count, 1, run.stderr)
-        XCTAssertTrue(run.stderr.contains("re-identification is off: face_recognition_sface_2021dec_int8bq.onnx not installed in"),
-                      run.stderr)
+        let said = "re-identification is off: face_recognition_sface_2021dec_int8bq.onnx not installed in"
+        XCTAssertTrue(run.stderr.contains(said), run.stderr)
         XCTAssertEqual(Set(try rows(csv).compactMap { $0["track_id"] }.filter { !$0.isEmpty }).count, 3)
         run = try Tools.run(Tools.facetrack, ["process", clip, "--csv", csv, "--models", models, "--quiet", "--no-reid"])
         XCTAssertEqual(run.status, 0, run.stderr)
