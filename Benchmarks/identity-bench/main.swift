@@ -45,10 +45,25 @@ func largestFace(in image: BGRAImage, detector: FaceDetector) throws -> FaceObse
     try detector.detect(in: image).max { $0.bounds.area < $1.bounds.area }
 }
 
-func timeOnePicture(_ path: String, runs: Int, models: ModelLocator, views: EmbeddingViews) throws {
+/// The picture at `path` and its largest face (CenterFace), for `time`.
+func pictureAndFace(_ path: String, models: ModelLocator) throws -> (image: BGRAImage, face: FaceObservation) {
     let image = try ImageLoader.load(path: path).image
-    let detector = try CenterFaceDetector(models: models)
-    guard let face = try largestFace(in: image, detector: detector) else { throw Failure(description: "\(path): no face") }
+    guard let face = try largestFace(in: image, detector: try CenterFaceDetector(models: models)) else {
+        throw Failure(description: "\(path): no face")
+    }
+    return (image, face)
+}
+
+/// `time`'s last lines: the network's six slowest kernels.
+func printSlowestKernels(of network: NeuralNetwork, runs: Int) {
+    print("  slowest kernels (ms per run):")
+    for (kernel, milliseconds) in network.profileKernels(runs: max(3, runs / 4)).prefix(6) {
+        print("    \(kernel.padding(toLength: 24, withPad: " ", startingAt: 0))" + String(format: "%7.3f", milliseconds))
+    }
+}
+
+func timeOnePicture(_ path: String, runs: Int, models: ModelLocator, views: EmbeddingViews) throws {
+    let (image, face) = try pictureAndFace(path, models: models)
     var model: FaceEmbeddingModel?
     let reading = try Timing.medianThreadMilliseconds(runs: 1) { model = try FaceEmbeddingModel(models: models) }
     var prepared: FaceEmbedder?
@@ -74,17 +89,12 @@ func timeOnePicture(_ path: String, runs: Int, models: ModelLocator, views: Embe
                  batchRun / Double(views.views.count)))
     print(String(format: "  embedding total  %7.3f ms per face (target <= 25; %d views in one batch)", whole, views.views.count))
     print(String(format: "  one view at a time %5.3f ms per face (the network run per view, no quality score)", viewByView))
-    print("  slowest kernels (ms per run):")
-    for (kernel, milliseconds) in network.profileKernels(runs: max(3, runs / 4)).prefix(6) {
-        print("    \(kernel.padding(toLength: 24, withPad: " ", startingAt: 0))" + String(format: "%7.3f", milliseconds))
-    }
+    printSlowestKernels(of: network, runs: runs)
 }
 
 /// `time` for SFace: alignment, network and the whole embedding per face, this thread's CPU time.
 func timeSFace(_ path: String, runs: Int, models: ModelLocator) throws {
-    let image = try ImageLoader.load(path: path).image
-    let detector = try CenterFaceDetector(models: models)
-    guard let face = try largestFace(in: image, detector: detector) else { throw Failure(description: "\(path): no face") }
+    let (image, face) = try pictureAndFace(path, models: models)
     var model: SFaceModel?
     let reading = try Timing.medianThreadMilliseconds(runs: 1) { model = try SFaceModel(models: models) }
     var prepared: SFaceEmbedder?
@@ -104,10 +114,7 @@ func timeSFace(_ path: String, runs: Int, models: ModelLocator) throws {
     print(String(format: "  chip alignment   %7.3f ms", alignment))
     print(String(format: "  network          %7.3f ms", run))
     print(String(format: "  embedding total  %7.3f ms per face", whole))
-    print("  slowest kernels (ms per run):")
-    for (kernel, milliseconds) in network.profileKernels(runs: max(3, runs / 4)).prefix(6) {
-        print("    \(kernel.padding(toLength: 24, withPad: " ", startingAt: 0))" + String(format: "%7.3f", milliseconds))
-    }
+    printSlowestKernels(of: network, runs: runs)
 }
 
 func distances(_ folder: String, detectorName: String, threshold: Float, models: ModelLocator,

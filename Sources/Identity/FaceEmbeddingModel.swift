@@ -13,13 +13,7 @@ package struct FaceEmbeddingModel: Sendable {
     /// Reads the model file at `path`; a missing, truncated or damaged file throws a one-line
     /// `ModelError` naming it.
     package init(path: String) throws {
-        do {
-            network = try DlibReader.faceRecognitionResNet(contentsOf: path)
-        } catch let error as NeuralRuntimeError {
-            if case .outOfMemory = error { throw error }
-            throw error.unreadableReason.map { ModelError.unreadable(path: path, reason: $0) }
-                ?? ModelError.damaged(path: path, reason: error.description)
-        }
+        network = try readModel(at: path, DlibReader.faceRecognitionResNet(contentsOf:))
     }
 
     /// Whether the models folder `models` finds holds the model file.

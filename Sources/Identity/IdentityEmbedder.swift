@@ -15,9 +15,10 @@ package struct IdentityModels: Sendable {
         sface = try SFaceModel(models: models)
     }
 
-    /// Whether the models folder `models` finds holds both model files.
-    package static func isInstalled(models: ModelLocator) -> Bool {
-        FaceEmbeddingModel.isInstalled(models: models) && SFaceModel.isInstalled(models: models)
+    /// The model files the models folder `models` finds lacks (none when both are installed).
+    package static func missingFiles(models: ModelLocator) -> [String] {
+        [(FaceEmbeddingModel.fileName, FaceEmbeddingModel.isInstalled(models: models)),
+         (SFaceModel.fileName, SFaceModel.isInstalled(models: models))].filter { !$0.1 }.map(\.0)
     }
 }
 
@@ -49,9 +50,6 @@ package final class IdentityEmbedder {
         dlib = try FaceEmbedder(model: models.dlib)
         sface = try SFaceEmbedder(model: models.sface, threads: threads)
     }
-
-    /// Floats of activation arena both networks plan.
-    package var arenaFloatCount: Int { dlib.arenaFloatCount + sface.arenaFloatCount }
 
     /// The joined embedding of `face` in `image` and dlib's quality score of its chip; nil when
     /// the detector gave no eyes or no mouth.

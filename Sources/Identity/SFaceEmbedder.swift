@@ -26,9 +26,6 @@ package final class SFaceEmbedder {
         }
     }
 
-    /// Floats of activation arena the network plans (`NeuralNetwork.arenaFloatCount`).
-    package var arenaFloatCount: Int { network.arenaFloatCount }
-
     /// The embedding of `face` in `image` (unit length); nil when the detector gave no eyes or mouth.
     package func embedding(of face: FaceObservation, in image: BGRAImage) -> FaceEmbedding? {
         guard let chip = SFaceChip(face: face) else { return nil }

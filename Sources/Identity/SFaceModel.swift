@@ -14,13 +14,7 @@ package struct SFaceModel: Sendable {
     /// Reads the model file at `path`; a missing, truncated or damaged file throws a one-line
     /// `ModelError` naming it.
     package init(path: String) throws {
-        do {
-            graph = try ONNXReader.graph(contentsOf: path)
-        } catch let error as NeuralRuntimeError {
-            if case .outOfMemory = error { throw error }
-            throw error.unreadableReason.map { ModelError.unreadable(path: path, reason: $0) }
-                ?? ModelError.damaged(path: path, reason: error.description)
-        }
+        graph = try readModel(at: path, ONNXReader.graph(contentsOf:))
     }
 
     /// Whether the models folder `models` finds holds the model file.

@@ -137,23 +137,23 @@ public struct FaceTrackJob: Sendable {
 
     /// Re-identification, known people and --keep/--only, when asked for: re-identification alone
     /// (the default) is skipped when no output shows track IDs (`showsTrackIDs`; `recordsIdentities`:
-    /// a caller keeps the galleries), there are no faces to embed or the embedding model is not
-    /// installed; --known, --keep and --only need the model.
+    /// a caller keeps the galleries), there are no faces to embed or an embedding model is not
+    /// installed (a `notice` names it); --known, --keep and --only need the models.
     private func identityParts(recordsIdentities: Bool) throws
         -> (settings: IdentitySettings, model: IdentityModels, known: KnownPeople?)? {
         let asksForPeople = identity.knownFolder != nil || !identity.keep.isEmpty || !identity.only.isEmpty
-        let wantsReid = identity.reidentify && detection.detector != .none && !asksForPeople
-            && (showsTrackIDs || recordsIdentities)
-        if wantsReid && !asksForPeople && !IdentityModels.isInstalled(models: detection.models) {
-            // Said, not silent: a models folder from before a model was added would otherwise
-            // quietly give the tracker's IDs (a face back after a cut gets a new one).
-            let missing = [FaceEmbeddingModel.fileName, SFaceModel.fileName].compactMap { name in
-                (try? detection.models.path(for: name)) == nil ? name : nil
+        let wantsReid = identity.reidentify && detection.detector != .none && (showsTrackIDs || recordsIdentities)
+        if !asksForPeople {
+            guard wantsReid else { return nil }
+            let missing = IdentityModels.missingFiles(models: detection.models)
+            guard missing.isEmpty else {
+                // Said, not silent: a models folder from before a model was added would otherwise
+                // quietly give the tracker's IDs (a face back after a cut gets a new one).
+                notice?("re-identification is off: \(missing.joined(separator: " and ")) not installed in "
+                        + "\(detection.models.directory().path) (run scripts/setup, or give --no-reid)")
+                return nil
             }
-            notice?("re-identification is off: \(missing.joined(separator: " and ")) not installed in "
-                    + "\(detection.models.directory().path) (run scripts/setup, or give --no-reid)")
         }
-        guard asksForPeople || (wantsReid && IdentityModels.isInstalled(models: detection.models)) else { return nil }
         let model = try IdentityModels(models: detection.models)
         let known = try knownPeople ?? identity.knownFolder.map {
             try KnownPeopleLoader.load(folder: $0, detection: detection, model: model, threshold: identity.knownThreshold)

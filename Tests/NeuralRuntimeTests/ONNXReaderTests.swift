@@ -210,28 +210,7 @@ final class ONNXReaderTests: XCTestCase {
     /// throws; none crashes.
     func testFuzzedModelsNeverCrash() {
         let original = synthetic()
-        var generator = SplitMix(seed: 2026)
-        var loaded = 0, refused = 0
-        for case_ in 0..<400 {
-            var bytes = original
-            if case_ < 100 {
-                bytes = Array(original.prefix(Int(generator.next() % UInt64(original.count))))
-            } else {
-                for _ in 0..<(1 + Int(generator.next() % 4)) {
-                    let at = Int(generator.next() % UInt64(bytes.count))
-                    bytes[at] = case_ % 3 == 0 ? bytes[at] ^ (1 << UInt8(generator.next() % 8))
-                        : UInt8(truncatingIfNeeded: generator.next())
-                }
-            }
-            do {
-                let network = try NeuralNetwork(graph: try ONNXReader.graph(bytes: bytes, name: "fuzz.onnx"))
-                network.run()
-                loaded += 1
-            } catch {
-                XCTAssertTrue(error is NeuralRuntimeError, "case \(case_): \(error)")
-                refused += 1
-            }
-        }
+        let (loaded, refused) = ONNXTestModel.fuzz(original, seed: 2026)
         XCTAssertGreaterThan(refused, 100, "truncations are refused")
         XCTAssertGreaterThan(loaded, 0, "some mutations only touch values")
     }

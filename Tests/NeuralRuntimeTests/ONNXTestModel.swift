@@ -1,3 +1,6 @@
+import NeuralRuntime
+import XCTest
+
 /// A tiny protocol-buffer writer that builds ONNX models for tests (field numbers from onnx.proto).
 enum ONNXTestModel {
     /// Key plus varint payload.
@@ -63,6 +66,34 @@ enum ONNXTestModel {
         let graph = nodes.flatMap { bytes(1, $0) } + string(2, "test") + initializers.flatMap { bytes(5, $0) }
             + inputs.flatMap { bytes(11, $0) } + outputs.flatMap { bytes(12, $0) }
         return varint(1, 4) + bytes(8, varint(2, 9)) + bytes(7, graph)
+    }
+
+    /// Loads and runs 400 truncated (the first 100) and byte-mutated copies of `original`; each must
+    /// either load and run or throw a `NeuralRuntimeError`. Returns how many did which.
+    static func fuzz(_ original: [UInt8], seed: UInt64) -> (loaded: Int, refused: Int) {
+        var generator = SplitMix(seed: seed)
+        var loaded = 0, refused = 0
+        for case_ in 0..<400 {
+            var bytes = original
+            if case_ < 100 {
+                bytes = Array(original.prefix(Int(generator.next() % UInt64(original.count))))
+            } else {
+                for _ in 0..<(1 + Int(generator.next() % 4)) {
+                    let at = Int(generator.next() % UInt64(bytes.count))
+                    bytes[at] = case_ % 3 == 0 ? bytes[at] ^ (1 << UInt8(generator.next() % 8))
+                        : UInt8(truncatingIfNeeded: generator.next())
+                }
+            }
+            do {
+                let network = try NeuralNetwork(graph: try ONNXReader.graph(bytes: bytes, name: "fuzz.onnx"))
+                network.run()
+                loaded += 1
+            } catch {
+                XCTAssertTrue(error is NeuralRuntimeError, "case \(case_): \(error)")
+                refused += 1
+            }
+        }
+        return (loaded, refused)
     }
 
     private static func key(_ field: Int, _ wireType: Int) -> [UInt8] { encode(UInt64(field << 3 | wireType)) }
