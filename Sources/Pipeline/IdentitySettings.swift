@@ -14,12 +14,12 @@ public struct IdentitySettings: Sendable, Equatable {
     /// A folder of known people's photos (`--known`): `NAME.jpg|png` or `NAME/*.jpg|png`.
     public var knownFolder: String?
     /// Largest distance from a track's gallery centroid to a known person's photo that still names
-    /// the track. 0.42, stricter than `KnownPeople`'s 0.5 for single pictures: a centroid sits
-    /// closer to everyone, and on the developer clips a stranger's came within 0.485 of a known
-    /// photo while the same people stayed under 0.35 (dlib's descriptor alone). With the joined
-    /// embedding the number stands: on the tune half's shots, a stranger's gallery came no closer
-    /// than 0.505 to a known still, and 110 of 114 known people's galleries lay within 0.42 of
-    /// theirs (docs/identity.md, "Two networks, one distance").
+    /// the track (with `KnownPeople.match`'s margin of 0.08 over anyone else). 0.45, stricter than
+    /// `KnownPeople`'s 0.5 for single pictures: chosen for the joined embedding on the identity
+    /// corpus's tune half, 0.05 (the continuation margin) under the nearest a stranger's gallery came
+    /// to a known still there (0.502, 15 sequences). There it names 0.964 of the known frames of the
+    /// 6 extra sequences where 0.42 named 0.927, and no more strangers' frames than 0.42 did
+    /// (docs/identity.md, "The names' threshold for the joined embedding").
     public var knownThreshold: Double
     /// With `--anonymize`: the people left unmasked (`--keep`); everyone else is masked,
     /// uncertain faces included (fail safe).
@@ -30,7 +30,7 @@ public struct IdentitySettings: Sendable, Equatable {
     /// The defaults of `facetrack process`: re-identification on, threshold 0.4, whole video,
     /// no known people.
     public init(reidentify: Bool = true, reidThreshold: Double = 0.4, reidWindow: Double? = nil,
-                knownFolder: String? = nil, knownThreshold: Double = 0.42, keep: [String] = [], only: [String] = []) {
+                knownFolder: String? = nil, knownThreshold: Double = 0.45, keep: [String] = [], only: [String] = []) {
         self.reidentify = reidentify
         self.reidThreshold = reidThreshold
         self.reidWindow = reidWindow
