@@ -57,6 +57,8 @@ package struct KnownPeople: Sendable {
     package let people: [Person]
     /// The photo files read, for the outputs to keep clear of.
     package var photos: [String] = []
+    /// Photos read whose face is too small or soft to compare reliably; the commands warn about them.
+    package var poorPhotos: [PoorPhoto] = []
     /// Largest distance to a person's photo that still names the face.
     package var threshold: Float
 
@@ -69,6 +71,9 @@ package struct KnownPeople: Sendable {
     /// The names, sorted.
     package var names: [String] { people.map(\.name) }
 
+    /// One warning line per poor photo.
+    package var poorPhotoNotices: [String] { poorPhotos.map(\.notice) }
+
     /// Reads `folder`: each photo through `loadImage` (MediaIO's `ImageLoader` in the tool), its
     /// faces through `detect`, and the one face's embedding through `embedder`. Throws
     /// `KnownPeopleError` for a photo without a face or with several, before any video is read.
@@ -76,6 +81,7 @@ package struct KnownPeople: Sendable {
                              loadImage: (String) throws -> BGRAImage,
                              detect: (BGRAImage) throws -> [FaceObservation]) throws -> KnownPeople {
         var people: [Person] = []
+        var poor: [PoorPhoto] = []
         for (name, photos) in try photoFiles(in: folder) {
             var embeddings: [FaceEmbedding] = []
             for path in photos {
@@ -87,15 +93,17 @@ package struct KnownPeople: Sendable {
                 }
                 let faces = try detect(image)
                 guard faces.count <= 1 else { throw KnownPeopleError.severalFaces(path: path, count: faces.count) }
-                guard let face = faces.first, let embedding = embedder.embedding(of: face, in: image) else {
+                guard let face = faces.first, let sample = embedder.sample(of: face, in: image) else {
                     throw KnownPeopleError.noFace(path: path)
                 }
-                embeddings.append(embedding)
+                embeddings.append(sample.embedding)
+                if let photo = PoorPhoto(path: path, name: name, face: face, quality: sample.quality) { poor.append(photo) }
             }
             people.append(Person(name: name, embeddings: embeddings))
         }
         var known = KnownPeople(people: people, threshold: threshold)
         known.photos = try photoFiles(in: folder).flatMap(\.photos)
+        known.poorPhotos = poor
         return known
     }
 
@@ -205,5 +213,40 @@ package struct KnownPeople: Sendable {
         }
         guard let best, best.distance < threshold, runnerUp - best.distance >= margin else { return nil }
         return best
+    }
+}
+
+/// A known photo whose face is too small or soft to compare reliably: its chip's quality
+/// (`FaceQuality`) is under what a face in a video needs to count (`ReidentificationSettings.
+/// minimumQuality`). Such a face matches anyone poorly: on the identity corpus a 25 px still of
+/// quality 0.005 was the known face strangers' tracks came closest to. Read anyway, and said.
+package struct PoorPhoto: Sendable, Equatable {
+    package let path: String
+    package let name: String
+    /// The distance between the eyes in the photo's pixels, when the detector gave both.
+    package let eyeDistance: Double?
+    package let quality: Double
+
+    /// The least quality a photo's face needs not to be poor.
+    package static let leastQuality = ReidentificationSettings().minimumQuality
+
+    /// The photo at `path` of `name`, whose `face` embedded at `quality`; nil when it is not poor.
+    package init?(path: String, name: String, face: FaceObservation, quality: Double) {
+        guard quality < Self.leastQuality else { return nil }
+        self.path = path
+        self.name = name
+        eyeDistance = face.leftEye.flatMap { left in face.rightEye.map { left.distance(to: $0) } }
+        self.quality = quality
+    }
+
+    /// The warning line (for a `--known` photo).
+    package var notice: String { notice(consequence: "\(name) may go unnamed") }
+
+    /// The warning line, ending with what the poor photo may cost.
+    package func notice(consequence: String) -> String {
+        let eyes = eyeDistance.map { String(format: "eyes %.0f px apart, ", $0) } ?? ""
+        return "\(path): the face is too small or soft to compare reliably (\(eyes)quality "
+            + String(format: "%.3f", quality) + ", under the " + String(format: "%.2f", Self.leastQuality)
+            + " a face in a video needs to count): \(consequence); a larger, sharper photo helps"
     }
 }

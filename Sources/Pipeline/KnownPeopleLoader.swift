@@ -39,9 +39,11 @@ package enum KnownPeopleLoader {
         }
         let faces = try still.faces(in: image).filter(\.isValid)
         guard faces.count <= 1 else { throw KnownPeopleError.severalFaces(path: path, count: faces.count) }
-        guard let face = faces.first, let embedding = try IdentityEmbedder(models: model).embedding(of: face, in: image) else {
+        guard let face = faces.first, let sample = try IdentityEmbedder(models: model).sample(of: face, in: image) else {
             throw KnownPeopleError.noFace(path: path)
         }
-        return KnownPeople(people: [KnownPeople.Person(name: name, embeddings: [embedding])], threshold: Float(threshold))
+        var known = KnownPeople(people: [KnownPeople.Person(name: name, embeddings: [sample.embedding])], threshold: Float(threshold))
+        known.poorPhotos = [PoorPhoto(path: path, name: name, face: face, quality: sample.quality)].compactMap { $0 }
+        return known
     }
 }

@@ -61,8 +61,9 @@ public struct StillImageJob: Sendable {
         // Known people: each face named on its own (one picture, so KnownPeople's 0.5 for single pictures).
         let naming = try knownFolder.map { folder in
             let model = try IdentityModels(models: detection.models)
-            return (known: try KnownPeopleLoader.load(folder: folder, detection: detection, model: model, threshold: 0.5),
-                    embedder: try IdentityEmbedder(models: model))
+            let known = try KnownPeopleLoader.load(folder: folder, detection: detection, model: model, threshold: 0.5)
+            known.poorPhotoNotices.forEach { notice?($0) }
+            return (known: known, embedder: try IdentityEmbedder(models: model))
         }
         // The images and the known photos are inputs: no output may name one.
         let inputs = images + (naming?.known.photos ?? [])
@@ -122,16 +123,19 @@ public struct PersonSearch: Sendable {
     public let detection: DetectionSettings
     /// Largest distance from a track's embeddings to the photo that counts as the person.
     public let matchThreshold: Double
+    /// Warnings about the photo (a face too small or soft to compare reliably), one line each.
+    public let notices: [String]
     private let person: KnownPeople
 
     /// Reads the person from `photo`, which must show exactly one face; a photo without one, with
     /// several or that cannot be read throws `KnownPeopleError` naming it.
-    public init(photo: String, detection: DetectionSettings = DetectionSettings(), matchThreshold: Double = 0.42) throws {
+    public init(photo: String, detection: DetectionSettings = DetectionSettings(), matchThreshold: Double = IdentitySettings().knownThreshold) throws {
         self.detection = detection
         self.matchThreshold = matchThreshold
         let model = try IdentityModels(models: detection.models)
         person = try KnownPeopleLoader.load(photo: photo, name: "face", detection: detection, model: model,
                                             threshold: matchThreshold)
+        notices = person.poorPhotos.map { $0.notice(consequence: "the person may be missed") }
     }
 
     /// The time ranges where the person appears in `video`, in order. Reads the video once and

@@ -83,7 +83,7 @@ enum BatchCommand: Command {
         }
         // The process options are checked once here, so a typo is a usage error before any file.
         let jobOptions = try JobOptions(arguments)
-        if let warning = jobOptions.warning { Console.warn(warning) }
+        jobOptions.warnings.forEach { Console.warn($0) }
         var template = jobOptions.template
 
         guard let outPath = try arguments.value(Self.out) else { throw UsageError("batch needs --out DIR") }

@@ -17,7 +17,7 @@ enum FindCommand: Command {
     static let output = Option.output("--output", short: "-o", "FILE", help: "write the JSON Lines to FILE instead of standard output")
     static let matchThreshold = Option<Double>.number(
         "--match-threshold", in: 0.05...2,
-        help: "largest distance from a track's embeddings to the photo that counts as the person (default 0.42)")
+        help: "largest distance from a track's embeddings to the photo that counts as the person (default \(IdentitySettings().knownThreshold))")
     static let options = [face.spec, output.spec, matchThreshold.spec] + DetectorOptions.options
         + [CommonFlags.quiet.spec, CommonFlags.help.spec]
 
@@ -34,7 +34,8 @@ enum FindCommand: Command {
         (seconds; distance is the closest match in the range, lower is surer). Standard error gets
         the same as a table, unless --quiet. A video that cannot be read is reported and skipped
         (exit 1); when no video can be read, an existing -o file is left as it was. A photo without
-        exactly one face is refused before any video (exit 2).
+        exactly one face is refused before any video (exit 2); one whose face is too
+        small or soft to compare reliably is used, with a warning.
 
         OPTIONS:
         \(options.map(\.helpEntry).joined(separator: "\n"))
@@ -64,6 +65,7 @@ enum FindCommand: Command {
             default: throw InputRefused(description: error.description)
             }
         }
+        search.notices.forEach { Console.warn($0) }
         let outputPath = try arguments.value(output)
         let file = try BufferedTextFile(path: outputPath ?? "-", inputs: arguments.positionals + [photo])
         var failures = 0

@@ -53,7 +53,7 @@ enum ProcessCommand: Command {
         }
         let quiet = arguments.isSet(CommonFlags.quiet)
         let options = try JobOptions(arguments)
-        if let warning = options.warning { Console.warn(warning) }
+        options.warnings.forEach { Console.warn($0) }
         var job = options.job(input: arguments.positionals[0], outputs: try OutputOptions(arguments).outputs)
         job.span = try SpanOptions(arguments).span
         job.notice = { Console.warn($0) }

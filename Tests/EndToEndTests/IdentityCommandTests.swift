@@ -130,6 +130,7 @@ final class IdentityCommandTests: XCTestCase {
         let run = try Tools.run(Tools.facetrack, ["process", Self.samples + "/cut-aba.mp4", "--detector", "blazeface",
                                                   "--known", known, "--csv", csv, "--tracks-summary", summary, "--quiet"])
         XCTAssertEqual(run.status, 0, run.stderr)
+        XCTAssertFalse(run.stderr.contains("too small or soft"), "sharp photos are not warned about: \(run.stderr)")
         let header = try XCTUnwrap(try String(contentsOfFile: csv, encoding: .utf8).split(separator: "\n").first)
         XCTAssertTrue(header.hasSuffix(",source,person,shot"), "person after source, then the shot: \(header)")
         let table = try rows(csv)
@@ -147,6 +148,29 @@ final class IdentityCommandTests: XCTestCase {
         XCTAssertEqual(try Tools.run(Tools.facetrack, ["process", Self.samples + "/exit-return.mp4", "--csv", plain, "-q"]).status, 0)
         XCTAssertTrue(try String(contentsOfFile: plain, encoding: .utf8).hasPrefix("frame,time,track_id,"))
         XCTAssertFalse(try String(contentsOfFile: plain, encoding: .utf8).split(separator: "\n")[0].hasSuffix(",person"))
+    }
+
+    /// A known photo whose face is too soft to compare reliably (the astronaut's, shrunk to 20 px wide
+    /// and blown up again: quality 0.016) is read, and the run says so in one line naming it; so does
+    /// `find --face` with it. The sharp photo beside it is not mentioned.
+    func testASoftKnownPhotoIsReadAndWarnedAbout() throws {
+        let folder = try TemporaryFolder()
+        let known = try knownFolder(in: folder)
+        try Tools.ffmpeg(["-i", Self.photos + "/photo_astronaut_1.jpg", "-vf", "scale=20:-1,scale=240:-1", known + "/astronaut.jpg"])
+        let csv = folder.file("tracks.csv")
+        let run = try Tools.run(Tools.facetrack, ["process", Self.samples + "/no-face.mp4", "--known", known, "--csv", csv, "--quiet"])
+        XCTAssertEqual(run.status, 0, run.stderr)
+        let warnings = run.stderr.split(separator: "\n").filter { $0.contains("too small or soft") }
+        XCTAssertEqual(warnings.count, 1, run.stderr)
+        XCTAssertTrue(warnings.first?.hasPrefix("facetrack: warning: \(known)/astronaut.jpg: ") ?? false, run.stderr)
+        XCTAssertTrue(warnings.first?.contains("astronaut may go unnamed") ?? false, run.stderr)
+        XCTAssertTrue(FileManager.default.fileExists(atPath: csv))
+
+        let find = try Tools.run(Tools.facetrack, ["find", "--face", known + "/astronaut.jpg", Self.samples + "/no-face.mp4",
+                                                   "-o", folder.file("found.jsonl"), "--quiet"])
+        XCTAssertEqual(find.status, 0, find.stderr)
+        XCTAssertTrue(find.stderr.contains("\(known)/astronaut.jpg: the face is too small or soft"), find.stderr)
+        XCTAssertTrue(find.stderr.contains("the person may be missed"), find.stderr)
     }
 
     /// Mean absolute difference between two frames' grey pixels inside `box`'s middle half, and

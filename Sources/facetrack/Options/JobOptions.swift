@@ -26,8 +26,9 @@ struct JobOptions {
 
     /// The job with every setting but the input and outputs.
     private(set) var template: FaceTrackJob
-    /// A warning for the run, if its options call for one (fast mode with anonymisation).
-    let warning: String?
+    /// Warnings for the run, one line each: fast mode with anonymisation, a known photo whose face
+    /// is too small or soft to compare reliably.
+    let warnings: [String]
 
     /// Whether `--threads` was given.
     let threadsGiven: Bool
@@ -49,7 +50,7 @@ struct JobOptions {
         }
         threadsGiven = encoder.threads != nil
         // Measured on the reference clips with truth (README, anonymisation).
-        warning = try arguments.value(DetectorOptions.accuracy) == .low && template.overlay.anonymize != nil
+        let fastMasks = try arguments.value(DetectorOptions.accuracy) == .low && template.overlay.anonymize != nil
             ? "fast mode (--accuracy low) misses small faces and --anonymize leaves them unmasked: it masked 48 % "
                 + "of the reference clips' faces, the default mode 100 % (README, Anonymisation)" : nil
         do {
@@ -65,6 +66,7 @@ struct JobOptions {
         } catch let error as KnownPeopleError {
             throw InputRefused(description: error.description)
         }
+        warnings = [fastMasks].compactMap { $0 } + (template.knownPeople?.poorPhotoNotices ?? [])
     }
 
     /// The job for one input.
