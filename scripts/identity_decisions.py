@@ -56,6 +56,7 @@ import sys
 import numpy as np
 
 THRESHOLD, MARGIN = np.float32(0.4), np.float32(0.05)
+WIDE_REACH, WIDE_MARGIN = np.float32(0.05), np.float32(0.11)
 CAPACITY, DRIFT_SAMPLES, DRIFT_SECONDS, DECISION_SAMPLES = 8, 4, 0.5, 2
 MINIMUM_QUALITY, SPLIT_QUALITY, LOST_FOR = 0.03, 0.1, 0.25
 POOR_QUALITY, POOR_SAMPLES, POOR_THRESHOLD = 0.01, 3, np.float32(0.35)
@@ -213,19 +214,20 @@ class Index:
             self.ended.append(dict(identity=identity, gallery=gallery, last_seen=last_seen))
 
     def evidence(self, st, excluded):
-        """ReidentificationIndex.evidence: the gallery a continuation is judged on and its threshold."""
+        """ReidentificationIndex.evidence: the gallery a continuation is judged on, its threshold, and
+        whether it is poor evidence."""
         if len(st.gallery.samples) >= DECISION_SAMPLES:
-            return st.gallery, THRESHOLD
+            return st.gallery, THRESHOLD, False
         if excluded is not None or not st.poor.samples or len(st.gallery.samples) + len(st.poor.samples) < POOR_SAMPLES:
-            return None, THRESHOLD
+            return None, THRESHOLD, False
         g = Gallery()
         g.merge(st.gallery)
         g.merge(st.poor)
-        return g, POOR_THRESHOLD
+        return g, POOR_THRESHOLD, True
 
     def decide(self, track, st, excluded, t, kind):
         candidates = []  # (distance, identity, gallery, index in ended or None, live track or None)
-        evidence, threshold = self.evidence(st, excluded)
+        evidence, threshold, poor = self.evidence(st, excluded)
         if evidence is not None:
             for i, c in enumerate(self.ended):
                 if c["identity"] != excluded and c["last_seen"] < st.first_seen:
@@ -248,7 +250,9 @@ class Index:
             if apart is None or apart >= THRESHOLD:
                 runner = c
                 break
-        clear = best is not None and best[0] < threshold and (runner is None or runner[0] - best[0] >= MARGIN)
+        lead = None if runner is None else runner[0] - best[0]
+        clear = best is not None and ((best[0] < threshold and (lead is None or lead >= MARGIN))
+                                      or (not poor and best[0] < threshold + WIDE_REACH and lead is not None and lead >= WIDE_MARGIN))
         if self.rule is not None and best is not None:
             clear = bool(self.rule(float(best[0]), runner and float(runner[0])))
         if clear and best[3] is not None:
@@ -466,7 +470,8 @@ def near(args):
 
 
 RULES = {
-    "today: < 0.40, margin 0.05": None,
+    "today: < 0.40, margin 0.05, or < 0.45 with a runner-up 0.11 farther": None,
+    "< 0.40, margin 0.05 (before the wide tier)": lambda d, r: d < 0.40 and (r is None or r - d >= 0.05),
     "< 0.45, margin 0.08": lambda d, r: d < 0.45 and (r is None or r - d >= 0.08),
     "< 0.48, margin 0.08": lambda d, r: d < 0.48 and (r is None or r - d >= 0.08),
     "today, or < 0.47 with a runner-up 0.2 farther": lambda d, r: (d < 0.40 and (r is None or r - d >= 0.08))

@@ -13,6 +13,16 @@ package struct ReidentificationSettings: Sendable, Equatable {
     /// split on the tune half (a track that ran on into another person after a missed boundary,
     /// whose new face lay between 0.45 and 0.48 from its gallery) and changed nothing else.
     package var margin: Float = 0.05
+    /// Beyond `threshold`, a track still continues its best candidate up to `wideReach` farther when
+    /// another identity is a candidate too and lies at least `wideMargin` farther than the best: a
+    /// return that stands out (good samples only, not poor evidence). On the tune half's 21 sequences
+    /// (the bench's 9 and 12 more), a new face's best candidate under 0.45 was at most 0.088 closer than
+    /// its runner-up (0.429 and 0.444, another person), one person's returns from 0.35 on at least 0.139
+    /// closer; 0.11 is between. Report-half people's returns reach 0.436 (docs/identity.md, "Returns
+    /// that stand out").
+    package var wideReach: Float = 0.05
+    /// The least lead over the runner-up a continuation beyond `threshold` needs (see `wideReach`).
+    package var wideMargin: Float = 0.11
     /// Seconds an ended identity stays a candidate; nil for the whole video.
     package var window: Double?
     /// Whether a new track may take over a live track the tracker lost but has not dropped yet
@@ -96,7 +106,7 @@ package struct IdentityDecision: Sendable, Equatable {
 /// splits a track whose face has turned into someone else's. Every decision rests on several
 /// samples and a margin, never on one picture: a continuation on `decisionSamples` samples (at
 /// publication, or on `poorEvidenceSamples` poorer ones at a stricter threshold) and a best candidate
-/// clearly ahead of the second, a split on `driftSamples` agreeing samples over
+/// clearly ahead of the second (a little beyond the threshold, far ahead of it), a split on `driftSamples` agreeing samples over
 /// `driftSeconds`. Identities are numbered 1, 2, 3... in order of publication, never reused.
 /// Tracks are the tracker's own numbers, identities what the output shows.
 ///
@@ -321,6 +331,7 @@ package struct ReidentificationIndex {
             }
         }
         let threshold = judged?.threshold ?? settings.threshold
+        let poorEvidence = judged?.poor ?? false
         candidates.sort { ($0.distance, $0.identity) < ($1.distance, $1.identity) }
         let best = candidates.first
         // The runner-up is the closest other identity that may be someone else: one person who got two
@@ -335,8 +346,12 @@ package struct ReidentificationIndex {
             guard let bestGallery, let other = gallery(candidate), let apart = bestGallery.distance(to: other) else { return true }
             return apart >= settings.threshold
         }
-        let clear = best.map { best in best.distance < threshold
-            && (runnerUp.map { $0.distance - best.distance >= settings.margin } ?? true) } ?? false
+        let clear = best.map { best in
+            let lead = runnerUp.map { $0.distance - best.distance }
+            if best.distance < threshold && (lead ?? .infinity) >= settings.margin { return true }
+            // A return that stands out: well ahead of a second candidate, a little beyond the threshold.
+            return !poorEvidence && best.distance < threshold + settings.wideReach && (lead ?? 0) >= settings.wideMargin
+        } ?? false
         var decision: IdentityDecision
         if clear, let best, let index = best.ended {
             let candidate = ended.remove(at: index)
@@ -358,15 +373,15 @@ package struct ReidentificationIndex {
 
     /// What a continuation of `state` is judged on, and at which threshold: its gallery from
     /// `decisionSamples` samples on; at publication (nothing `excluded`) without them, its good and
-    /// poor samples together from `poorEvidenceSamples` on, at `poorEvidenceThreshold`; else nothing.
-    private func evidence(_ state: LiveTrack, excluding excluded: Int?) -> (gallery: TrackGallery, threshold: Float)? {
-        if state.gallery.samples.count >= settings.decisionSamples { return (state.gallery, settings.threshold) }
+    /// poor samples together from `poorEvidenceSamples` on, at `poorEvidenceThreshold` (`poor`); else nothing.
+    private func evidence(_ state: LiveTrack, excluding excluded: Int?) -> (gallery: TrackGallery, threshold: Float, poor: Bool)? {
+        if state.gallery.samples.count >= settings.decisionSamples { return (state.gallery, settings.threshold, false) }
         guard excluded == nil, !state.poor.isEmpty,
               state.gallery.samples.count + state.poor.samples.count >= settings.poorEvidenceSamples else { return nil }
         var evidence = TrackGallery(capacity: settings.galleryCapacity)
         evidence.merge(state.gallery)
         evidence.merge(state.poor)
-        return (evidence, settings.poorEvidenceThreshold)
+        return (evidence, settings.poorEvidenceThreshold, true)
     }
 
     /// Keeps an ended identity as a candidate (when it has anything to compare), within the memory bound.

@@ -250,6 +250,47 @@ final class IdentityLogicTests: XCTestCase {
                       "poor samples carry the decision, not the gallery")
     }
 
+    /// One person's return a little beyond the threshold (report-half people's came back at 0.41 to
+    /// 0.44 from their own identity, every other candidate 0.12 and more farther) continues them when
+    /// another identity is a candidate and lies `wideMargin` farther; alone, against a close runner-up,
+    /// or beyond `threshold + wideReach`, it is a new identity (a tune-half stranger's best came at
+    /// 0.444 with a runner-up 0.088 farther).
+    func testAReturnThatStandsOutContinuesALittleBeyondTheThreshold() {
+        func axis(_ k: Int, _ length: Float = 1) -> [Float] { (0..<128).map { $0 == k ? length : 0 } }
+        func plus(_ x: [Float], _ y: [Float]) -> FaceEmbedding { FaceEmbedding(values: zip(x, y).map { $0 + $1 }) }
+        let a = FaceEmbedding(values: axis(0)), b = FaceEmbedding(values: axis(1))
+        // Someone 0.50 from A's return at 0.43 and 0.66 from A: a runner-up only 0.07 behind.
+        let near = plus(plus(axis(0), axis(5, 0.43)).values, axis(6, 0.5))
+        func returning(at distance: Float) -> FaceEmbedding { plus(axis(0), axis(5, distance)) }
+        let settings = ReidentificationSettings()
+        XCTAssertEqual(settings.threshold + settings.wideReach, 0.45, accuracy: 1e-6)
+
+        /// The decision for a track of `face` after tracks of `earlier` ended (identities 1, 2, ...).
+        func decision(for face: FaceEmbedding, after earlier: [FaceEmbedding]) -> IdentityDecision {
+            var index = ReidentificationIndex()
+            for (offset, person) in earlier.enumerated() {
+                let track = offset + 1, start = Double(offset) * 5
+                for step in 0..<3 {
+                    _ = index.observe(track: track, sample: faces.picture(of: person, noise: 0), time: start + Double(step) * 0.1)
+                }
+                _ = index.confirm(track: track, time: start + 0.3)
+                index.end(track: track)
+            }
+            let track = earlier.count + 1, start = Double(earlier.count) * 5 + 10
+            for step in 0..<3 {
+                _ = index.observe(track: track, sample: faces.picture(of: face, noise: 0), time: start + Double(step) * 0.1)
+            }
+            return index.confirm(track: track, time: start + 0.3)
+        }
+        let back = decision(for: returning(at: 0.43), after: [a, b])
+        XCTAssertEqual(back.identity, 1, "0.43 from A, B 1.0 farther: A")
+        XCTAssertEqual(back.distance ?? 0, 0.43, accuracy: 1e-4)
+        XCTAssertEqual(decision(for: returning(at: 0.38), after: [a]).identity, 1, "under the threshold: A, runner-up or not")
+        XCTAssertEqual(decision(for: returning(at: 0.43), after: [a]).identity, 2, "no second candidate to stand out from")
+        XCTAssertEqual(decision(for: returning(at: 0.43), after: [a, near]).identity, 3, "a runner-up 0.07 behind")
+        XCTAssertEqual(decision(for: returning(at: 0.46), after: [a, b]).identity, 3, "beyond the reach")
+    }
+
     /// A face entering at the frame's edge, half out of the picture: its first samples are poor and
     /// unlike the whole face. When good pictures come they replace that gallery; they are no split
     /// (776c004 with poor samples kept split such a track in crowd-hd).

@@ -79,6 +79,7 @@ def settings(dlib_only):
     _joined["off"] = dlib_only
     idd.THRESHOLD, idd.POOR_THRESHOLD = np.float32(0.4), np.float32(0.35)
     idd.MARGIN = np.float32(0.08 if dlib_only else 0.05)
+    idd.WIDE_REACH = np.float32(0.0 if dlib_only else 0.05)  # dlib's builds had no wide tier
 
 
 def frames_of(video, wanted):
