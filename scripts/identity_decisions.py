@@ -126,6 +126,7 @@ class Gallery:
 class Live:
     def __init__(self, t):
         self.identity, self.gallery, self.outliers, self.poor = None, Gallery(), [], Gallery()
+        self.far_from = None  # LiveTrack.farFrom: None for THRESHOLD
         self.first_seen = self.last_seen = self.last_consistent = t
 
 
@@ -149,7 +150,7 @@ class Index:
             return None
         sample.t = t
         d = st.gallery.to_embedding(sample.emb) if st.identity is not None else None
-        if d is None or not d >= THRESHOLD:
+        if d is None or not d >= (THRESHOLD if st.far_from is None else st.far_from):
             st.gallery.add(sample)
             st.outliers, st.last_consistent = [], t
             self.live[track] = st
@@ -269,6 +270,8 @@ class Index:
                              runner=runner and float(runner[0])))
         if clear:
             st.gallery.merge(best[2])
+            if best[0] >= threshold:
+                st.far_from = np.float32(threshold + WIDE_REACH)
         st.identity = identity
         self.live[track] = st
         return dict(identity=identity)

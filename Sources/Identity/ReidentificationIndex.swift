@@ -120,6 +120,10 @@ package struct ReidentificationIndex {
         var gallery: TrackGallery
         /// Consecutive samples far from the gallery, the newest last.
         var outliers: [FaceSample] = []
+        /// From this distance on a sample is far from the gallery; nil for `threshold`. A track that
+        /// continued a return that stood out (`wideReach`) holds two shots that far apart, so its own
+        /// next pictures lie that far from the merged gallery too: they agree up to `threshold + wideReach`.
+        var farFrom: Float?
         var firstSeen: Double
         var lastSeen: Double
         /// When the track was last seen with a sample that agreed with its gallery (or without one).
@@ -214,7 +218,7 @@ package struct ReidentificationIndex {
         }
         sample.time = time
         guard state.identity != nil, let distance = state.gallery.distance(to: sample.embedding),
-              distance >= settings.threshold else {
+              distance >= state.farFrom ?? settings.threshold else {
             state.gallery.add(sample)
             state.ownSamples += 1
             state.lastAgreed = time
@@ -353,6 +357,7 @@ package struct ReidentificationIndex {
             return !poorEvidence && best.distance < threshold + settings.wideReach && (lead ?? 0) >= settings.wideMargin
         } ?? false
         var decision: IdentityDecision
+        if clear, let best, best.distance >= threshold { state.farFrom = threshold + settings.wideReach }
         if clear, let best, let index = best.ended {
             let candidate = ended.remove(at: index)
             state.gallery.merge(candidate.gallery)

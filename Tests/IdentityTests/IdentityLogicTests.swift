@@ -254,7 +254,8 @@ final class IdentityLogicTests: XCTestCase {
     /// 0.44 from their own identity, every other candidate 0.12 and more farther) continues them when
     /// another identity is a candidate and lies `wideMargin` farther; alone, against a close runner-up,
     /// or beyond `threshold + wideReach`, it is a new identity (a tune-half stranger's best came at
-    /// 0.444 with a runner-up 0.088 farther).
+    /// 0.444 with a runner-up 0.088 farther). Once continued, its own pictures agree with the gallery
+    /// it took over up to that reach, so they do not put it in doubt.
     func testAReturnThatStandsOutContinuesALittleBeyondTheThreshold() {
         func axis(_ k: Int, _ length: Float = 1) -> [Float] { (0..<128).map { $0 == k ? length : 0 } }
         func plus(_ x: [Float], _ y: [Float]) -> FaceEmbedding { FaceEmbedding(values: zip(x, y).map { $0 + $1 }) }
@@ -289,6 +290,24 @@ final class IdentityLogicTests: XCTestCase {
         XCTAssertEqual(decision(for: returning(at: 0.43), after: [a]).identity, 2, "no second candidate to stand out from")
         XCTAssertEqual(decision(for: returning(at: 0.43), after: [a, near]).identity, 3, "a runner-up 0.07 behind")
         XCTAssertEqual(decision(for: returning(at: 0.46), after: [a, b]).identity, 3, "beyond the reach")
+
+        // The continued track's next pictures lie as far from the gallery it took over (A's 8 sharp
+        // ones, which outrank its own): they agree with it, so no doubt unnames it.
+        var index = ReidentificationIndex()
+        for step in 0..<8 { _ = index.observe(track: 1, sample: faces.picture(of: a, noise: 0, quality: 0.9), time: Double(step) * 0.1) }
+        _ = index.confirm(track: 1, time: 0.8)
+        index.end(track: 1)
+        for step in 0..<3 { _ = index.observe(track: 2, sample: faces.picture(of: b, noise: 0), time: 5 + Double(step) * 0.1) }
+        _ = index.confirm(track: 2, time: 5.3)
+        index.end(track: 2)
+        let face = returning(at: 0.43)
+        for step in 0..<3 { _ = index.observe(track: 3, sample: faces.picture(of: face, noise: 0, quality: 0.5), time: 10 + Double(step) * 0.1) }
+        XCTAssertEqual(index.confirm(track: 3, time: 10.3).identity, 1)
+        for step in 0..<6 {
+            XCTAssertNil(index.observe(track: 3, sample: faces.picture(of: face, noise: 0, quality: 0.5), time: 11 + Double(step) * 0.2))
+        }
+        XCTAssertFalse(index.isInDoubt(track: 3), "its own face, 0.43 from A's pictures")
+        XCTAssertEqual(index.identity(of: 3), 1)
     }
 
     /// A face entering at the frame's edge, half out of the picture: its first samples are poor and
