@@ -106,9 +106,9 @@ package struct IdentityDecision: Sendable, Equatable {
 /// splits a track whose face has turned into someone else's. Every decision rests on several
 /// samples and a margin, never on one picture: a continuation on `decisionSamples` samples (at
 /// publication, or on `poorEvidenceSamples` poorer ones at a stricter threshold) and a best candidate
-/// clearly ahead of the second (a little beyond the threshold, far ahead of it), a split on `driftSamples` agreeing samples over
-/// `driftSeconds`. Identities are numbered 1, 2, 3... in order of publication, never reused.
-/// Tracks are the tracker's own numbers, identities what the output shows.
+/// clearly ahead of the second (a little beyond the threshold, far ahead of it), a split on
+/// `driftSamples` agreeing samples over `driftSeconds`. Identities are numbered 1, 2, 3... in order
+/// of publication, never reused. Tracks are the tracker's own numbers, identities what the output shows.
 ///
 /// Typical use, per frame: `observe` each detected face of each track (with an embedding when one
 /// was computed), `confirm` a track when its first row is to be written (as late as the output

@@ -156,7 +156,8 @@ public struct FaceTrackJob: Sendable {
         }
         let model = try IdentityModels(models: detection.models)
         let known = try knownPeople ?? identity.knownFolder.map {
-            let loaded = try KnownPeopleLoader.load(folder: $0, detection: detection, model: model, threshold: identity.knownThreshold)
+            let loaded = try KnownPeopleLoader.load(folder: $0, detection: detection, model: model,
+                                                    threshold: identity.knownThreshold)
             loaded.poorPhotoNotices.forEach { notice?($0) }
             return loaded
         }

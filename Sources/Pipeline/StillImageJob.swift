@@ -129,7 +129,8 @@ public struct PersonSearch: Sendable {
 
     /// Reads the person from `photo`, which must show exactly one face; a photo without one, with
     /// several or that cannot be read throws `KnownPeopleError` naming it.
-    public init(photo: String, detection: DetectionSettings = DetectionSettings(), matchThreshold: Double = IdentitySettings().knownThreshold) throws {
+    public init(photo: String, detection: DetectionSettings = DetectionSettings(),
+                matchThreshold: Double = IdentitySettings().knownThreshold) throws {
         self.detection = detection
         self.matchThreshold = matchThreshold
         let model = try IdentityModels(models: detection.models)
