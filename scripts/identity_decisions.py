@@ -215,20 +215,21 @@ class Index:
             self.ended.append(dict(identity=identity, gallery=gallery, last_seen=last_seen))
 
     def evidence(self, st, excluded):
-        """ReidentificationIndex.evidence: the gallery a continuation is judged on, its threshold, and
-        whether it is poor evidence."""
+        """ReidentificationIndex.evidence: the gallery a continuation is judged on, and whether it is
+        poor evidence (judged at POOR_THRESHOLD)."""
         if len(st.gallery.samples) >= DECISION_SAMPLES:
-            return st.gallery, THRESHOLD, False
+            return st.gallery, False
         if excluded is not None or not st.poor.samples or len(st.gallery.samples) + len(st.poor.samples) < POOR_SAMPLES:
-            return None, THRESHOLD, False
+            return None, False
         g = Gallery()
         g.merge(st.gallery)
         g.merge(st.poor)
-        return g, POOR_THRESHOLD, True
+        return g, True
 
     def decide(self, track, st, excluded, t, kind):
         candidates = []  # (distance, identity, gallery, index in ended or None, live track or None)
-        evidence, threshold, poor = self.evidence(st, excluded)
+        evidence, poor = self.evidence(st, excluded)
+        threshold = POOR_THRESHOLD if poor else THRESHOLD
         if evidence is not None:
             for i, c in enumerate(self.ended):
                 if c["identity"] != excluded and c["last_seen"] < st.first_seen:

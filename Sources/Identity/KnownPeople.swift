@@ -85,19 +85,9 @@ package struct KnownPeople: Sendable {
         for (name, photos) in try photoFiles(in: folder) {
             var embeddings: [FaceEmbedding] = []
             for path in photos {
-                let image: BGRAImage
-                do {
-                    image = try loadImage(path)
-                } catch {
-                    throw KnownPeopleError.unreadablePhoto(path: path, reason: "\(error)")
-                }
-                let faces = try detect(image)
-                guard faces.count <= 1 else { throw KnownPeopleError.severalFaces(path: path, count: faces.count) }
-                guard let face = faces.first, let sample = embedder.sample(of: face, in: image) else {
-                    throw KnownPeopleError.noFace(path: path)
-                }
-                embeddings.append(sample.embedding)
-                if let photo = PoorPhoto(path: path, name: name, face: face, quality: sample.quality) { poor.append(photo) }
+                let photo = try read(photo: path, name: name, embedder: embedder, loadImage: loadImage, detect: detect)
+                embeddings.append(photo.embedding)
+                if let photo = photo.poor { poor.append(photo) }
             }
             people.append(Person(name: name, embeddings: embeddings))
         }
@@ -105,6 +95,37 @@ package struct KnownPeople: Sendable {
         known.photos = try photoFiles(in: folder).flatMap(\.photos)
         known.poorPhotos = poor
         return known
+    }
+
+    /// One person, `name`, from the one photo at `path` (`facetrack find --face`), read as `load`
+    /// reads each photo of a folder.
+    package static func load(photo path: String, name: String, embedder: IdentityEmbedder, threshold: Float,
+                             loadImage: (String) throws -> BGRAImage,
+                             detect: (BGRAImage) throws -> [FaceObservation]) throws -> KnownPeople {
+        let photo = try read(photo: path, name: name, embedder: embedder, loadImage: loadImage, detect: detect)
+        var known = KnownPeople(people: [Person(name: name, embeddings: [photo.embedding])], threshold: threshold)
+        known.poorPhotos = photo.poor.map { [$0] } ?? []
+        return known
+    }
+
+    /// The embedding of the one face in the photo at `path`, and the photo when it is poor; throws
+    /// `KnownPeopleError` for an unreadable photo, one without a face or with several.
+    private static func read(photo path: String, name: String, embedder: IdentityEmbedder,
+                             loadImage: (String) throws -> BGRAImage,
+                             detect: (BGRAImage) throws -> [FaceObservation]) throws
+        -> (embedding: FaceEmbedding, poor: PoorPhoto?) {
+        let image: BGRAImage
+        do {
+            image = try loadImage(path)
+        } catch {
+            throw KnownPeopleError.unreadablePhoto(path: path, reason: "\(error)")
+        }
+        let faces = try detect(image)
+        guard faces.count <= 1 else { throw KnownPeopleError.severalFaces(path: path, count: faces.count) }
+        guard let face = faces.first, let sample = embedder.sample(of: face, in: image) else {
+            throw KnownPeopleError.noFace(path: path)
+        }
+        return (sample.embedding, PoorPhoto(path: path, name: name, face: face, quality: sample.quality))
     }
 
     /// The photos of each person in `folder`, by name, sorted: `NAME.jpg|png` or `NAME/*.jpg|png`.

@@ -334,8 +334,8 @@ package struct ReidentificationIndex {
                 }
             }
         }
-        let threshold = judged?.threshold ?? settings.threshold
         let poorEvidence = judged?.poor ?? false
+        let threshold = poorEvidence ? settings.poorEvidenceThreshold : settings.threshold
         candidates.sort { ($0.distance, $0.identity) < ($1.distance, $1.identity) }
         let best = candidates.first
         // The runner-up is the closest other identity that may be someone else: one person who got two
@@ -376,17 +376,17 @@ package struct ReidentificationIndex {
         return decision
     }
 
-    /// What a continuation of `state` is judged on, and at which threshold: its gallery from
-    /// `decisionSamples` samples on; at publication (nothing `excluded`) without them, its good and
-    /// poor samples together from `poorEvidenceSamples` on, at `poorEvidenceThreshold` (`poor`); else nothing.
-    private func evidence(_ state: LiveTrack, excluding excluded: Int?) -> (gallery: TrackGallery, threshold: Float, poor: Bool)? {
-        if state.gallery.samples.count >= settings.decisionSamples { return (state.gallery, settings.threshold, false) }
+    /// What a continuation of `state` is judged on: its gallery from `decisionSamples` samples on; at
+    /// publication (nothing `excluded`) without them, its good and poor samples together from
+    /// `poorEvidenceSamples` on (`poor`: judged at `poorEvidenceThreshold`); else nothing.
+    private func evidence(_ state: LiveTrack, excluding excluded: Int?) -> (gallery: TrackGallery, poor: Bool)? {
+        if state.gallery.samples.count >= settings.decisionSamples { return (state.gallery, false) }
         guard excluded == nil, !state.poor.isEmpty,
               state.gallery.samples.count + state.poor.samples.count >= settings.poorEvidenceSamples else { return nil }
         var evidence = TrackGallery(capacity: settings.galleryCapacity)
         evidence.merge(state.gallery)
         evidence.merge(state.poor)
-        return (evidence, settings.poorEvidenceThreshold, true)
+        return (evidence, true)
     }
 
     /// Keeps an ended identity as a candidate (when it has anything to compare), within the memory bound.

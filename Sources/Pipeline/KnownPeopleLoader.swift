@@ -31,19 +31,9 @@ package enum KnownPeopleLoader {
             throw KnownPeopleError.noFace(path: path)
         }
         let still = StillImageDetection(detector: detector, kind: detection.detector)
-        let image: BGRAImage
-        do {
-            image = try ImageLoader.load(path: path, maxSide: largestPhoto).image
-        } catch {
-            throw KnownPeopleError.unreadablePhoto(path: path, reason: "\(error)")
-        }
-        let faces = try still.faces(in: image).filter(\.isValid)
-        guard faces.count <= 1 else { throw KnownPeopleError.severalFaces(path: path, count: faces.count) }
-        guard let face = faces.first, let sample = try IdentityEmbedder(models: model).sample(of: face, in: image) else {
-            throw KnownPeopleError.noFace(path: path)
-        }
-        var known = KnownPeople(people: [KnownPeople.Person(name: name, embeddings: [sample.embedding])], threshold: Float(threshold))
-        known.poorPhotos = [PoorPhoto(path: path, name: name, face: face, quality: sample.quality)].compactMap { $0 }
-        return known
+        return try KnownPeople.load(photo: path, name: name, embedder: try IdentityEmbedder(models: model),
+                                    threshold: Float(threshold),
+                                    loadImage: { try ImageLoader.load(path: $0, maxSide: largestPhoto).image },
+                                    detect: { image in try still.faces(in: image).filter(\.isValid) })
     }
 }
