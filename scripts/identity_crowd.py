@@ -227,7 +227,10 @@ def build_one(args, seed, rebuild=False):
 
 
 def seeds(args):
-    return [int(s) for s in args.seeds.split(",")]
+    try:
+        return [int(s) for s in args.seeds.split(",")]
+    except ValueError:
+        sys.exit("identity_crowd: --seeds %s: expected numbers separated by commas" % args.seeds)
 
 
 def build(args):
@@ -275,6 +278,8 @@ def main():
     p.add_argument("--name", default="crowd", help="the crowds' file names (default crowd: crowd-SEED)")
     p.add_argument("--force", action="store_true", help="build: build the crowds again; run: process them again")
     args = p.parse_args()
+    if not os.access(args.facetrack, os.X_OK):
+        sys.exit("identity_crowd: %s: not an executable facetrack binary" % args.facetrack)
     {"build": build, "run": run}[args.command](args)
 
 
