@@ -11,10 +11,11 @@ The issue's street crowd (people walking toward the camera, ID switches 2 withou
 report, as in identity_corpus.py) walk toward the camera: each appearance is a moving, talking face
 from the person's own single clip, cut out with a soft elliptical edge, growing from 22-34 px to 60-130
 px on its way down the picture; nearer faces cover farther ones, and people come back after they
-left (a second appearance, from another part of their clip). Truth per frame: each face's box, mapped
-from the source clip's own box (`facetrack process --no-reid`, the clip's largest face), its person as
-the ID; a face more than half covered by nearer ones, or more than half outside the picture, is
-`ignore`. `run` processes each crowd with and without --no-reid and scores both with `facetrack
+left (another appearance 1.5 s or more later, from a random part of one of their clips). Truth per
+frame: each face's box, mapped from the source clip's own box (`facetrack process --no-reid`, the clip's
+largest face; made once under WORK/crowd/sources, so later builds are scored against the same truth),
+its person as the ID; a face more than half covered by nearer ones, or more than half outside the
+picture, is `ignore`. `run` processes each crowd with and without --no-reid and scores both with `facetrack
 eval` (ID switches, IDF1): re-identification must not add switches.
 """
 import argparse
