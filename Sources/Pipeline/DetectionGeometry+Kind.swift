@@ -6,7 +6,7 @@ extension DetectorKind {
     var geometry: DetectionGeometry? {
         switch self {
         case .centerface(let settings):
-            // Crops of 128 px put a face at about 50 px in the network; tiles have the base pass's
+            // Crops of 96 px put a face at about 38 px in the network; tiles have the base pass's
             // width and a height that covers 1080 lines in three rows.
             let side = settings.inputSize
             return DetectionGeometry(baseLongSide: side, cropSide: 96, tileWidth: side,

@@ -44,7 +44,8 @@ package struct SegmentRunner {
 
     /// The frames read after the segment's own, so that the look-ahead has decided its last
     /// frames as a single run would, and `stitch` has rows on both sides of the seam to match:
-    /// the look-ahead's longest window and a second more.
+    /// the half-second look-ahead and a second more, which also covers the second-long window of
+    /// tiled and --anonymize runs (30 frames at 25 fps of the 43) with frames to spare for the seam.
     var tailFrames: Int {
         let fps = plan.framesPerSecond ?? VideoTiming.assumedFramesPerSecond
         let lookahead = max(job.tracking.minHits + 2, job.detection.detectEvery + 1) + Int((fps / 2).rounded())
