@@ -37,16 +37,26 @@ SOURCE_WIDTH = 640          # source clips are read at this width
 TILE = 2.2                  # a face's cut-out, over the face's longer side
 
 
+def clip_size(clip):
+    """The clip's width and height."""
+    out = subprocess.run(["ffprobe", "-v", "error", "-select_streams", "v:0", "-show_entries", "stream=width,height",
+                          "-of", "csv=p=0", clip], capture_output=True, text=True, check=True).stdout
+    return tuple(map(int, out.split()[0].split(",")))
+
+
+SOURCE_BOXES = {}
+
+
 def source_boxes(args, clip):
-    """The clip's largest face per frame time (facetrack --no-reid), in SOURCE_WIDTH pixels."""
+    """The clip's largest face per frame time (facetrack --no-reid), in SOURCE_WIDTH pixels; read once."""
+    if clip in SOURCE_BOXES:
+        return SOURCE_BOXES[clip]
     out = os.path.join(args.out, "crowd", "sources", os.path.basename(clip)[:-4] + ".csv")
     os.makedirs(os.path.dirname(out), exist_ok=True)
     if not os.path.exists(out):
         subprocess.run([args.facetrack, "process", clip, "--csv", out + ".part", "--no-reid", "--quiet"], check=True)
         os.replace(out + ".part", out)
-    width = int(subprocess.run(["ffprobe", "-v", "error", "-select_streams", "v:0", "-show_entries", "stream=width",
-                                "-of", "csv=p=0", clip], capture_output=True, text=True, check=True).stdout.split()[0])
-    k = SOURCE_WIDTH / width
+    k = SOURCE_WIDTH / clip_size(clip)[0]
     best = {}
     for r in csvfile.DictReader(open(out)):
         if not r["width"]:
@@ -55,14 +65,13 @@ def source_boxes(args, clip):
         if t not in best or side * k > best[t][2]:
             best[t] = (float(r["x"]) * k + float(r["width"]) * k / 2, float(r["y"]) * k + float(r["height"]) * k / 2,
                        side * k, float(r["width"]) * k, float(r["height"]) * k)
-    return sorted(best.items())
+    SOURCE_BOXES[clip] = sorted(best.items())
+    return SOURCE_BOXES[clip]
 
 
 def read_segment(clip, start, duration):
     """The clip's frames from `start` for `duration` seconds at FPS, SOURCE_WIDTH wide."""
-    width, height = map(int, subprocess.run(["ffprobe", "-v", "error", "-select_streams", "v:0", "-show_entries",
-                                             "stream=width,height", "-of", "csv=p=0", clip],
-                                            capture_output=True, text=True, check=True).stdout.split()[0].split(","))
+    width, height = clip_size(clip)
     rows = int(round(height * SOURCE_WIDTH / width / 2)) * 2
     raw = subprocess.run(["ffmpeg", "-v", "error", "-ss", "%.3f" % start, "-i", clip, "-t", "%.3f" % duration,
                           "-vf", "fps=%d,scale=%d:%d,format=rgb24" % (FPS, SOURCE_WIDTH, rows), "-f", "rawvideo", "-"],
