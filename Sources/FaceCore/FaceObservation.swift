@@ -40,6 +40,12 @@ public struct FaceObservation: Sendable, Equatable {
     /// Which detection pass found the face: `.detected` (a whole-frame pass, and every detector's
     /// own output), `.refined` (a crop around a tracked face) or `.tile` (a full-resolution tile).
     public var source: ObservationSource = .detected
+    /// The highest confidence among the passes that looked straight at the face: the whole frame,
+    /// a tile, a close-up, or a crop made around this face. A crop made around another face sees
+    /// it off-centre and at that face's scale, where a cushion or a lock of hair can pass for a
+    /// face (0 when only such crops found it). `nil` when every pass looked straight at it (a
+    /// detector run on its own).
+    package var directConfidence: Double?
 
     /// Creates an observation with a box and a confidence; landmarks and attributes can be set afterwards.
     public init(bounds: Rect, confidence: Double) {

@@ -35,6 +35,7 @@ package struct DetectionMerger: Sendable {
             }
             var mapped = face.mapped(scaleX: sx, scaleY: sy, offsetX: pass.region.x, offsetY: pass.region.y)
             mapped.source = pass.source
+            mapped.directConfidence = pass.looksStraight(at: mapped.bounds) ? face.confidence : 0
             // A padded picture (a close-up) boxes a face beyond the frame: clamped to it, as the
             // whole-frame pass's boxes are to its picture.
             if reachesBeyond {
@@ -45,12 +46,17 @@ package struct DetectionMerger: Sendable {
         }
     }
 
-    /// The merged faces, most confident first.
+    /// The merged faces, most confident first; each keeps the best direct look of the boxes merged
+    /// into it.
     package func merged() -> [FaceObservation] {
         let sorted = faces.sorted { $0.confidence > $1.confidence }
         var kept: [FaceObservation] = []
-        for face in sorted where !kept.contains(where: { isSameFace($0.bounds, face.bounds) }) {
-            kept.append(face)
+        for face in sorted {
+            if let same = kept.firstIndex(where: { isSameFace($0.bounds, face.bounds) }) {
+                kept[same].directConfidence = max(kept[same].directConfidence ?? 0, face.directConfidence ?? 0)
+            } else {
+                kept.append(face)
+            }
         }
         return kept
     }

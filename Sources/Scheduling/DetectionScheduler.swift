@@ -24,6 +24,9 @@ package struct ScheduledPass: Sendable, Equatable {
     package var pictureHeight: Int
     /// Detector pixels per frame pixel: how large a face looks to the detector in this pass.
     package var scale: Double
+    /// For a crop, the box it was made around: the faces centred in it are the ones the crop
+    /// looks straight at (`FaceObservation.directConfidence`); its other faces are neighbours.
+    package var target: Rect?
 
     /// Creates a pass; `scale` defaults to the picture's width over the region's.
     package init(kind: Kind, region: Rect, pictureWidth: Int, pictureHeight: Int, scale: Double? = nil) {
@@ -32,6 +35,14 @@ package struct ScheduledPass: Sendable, Equatable {
         self.pictureWidth = pictureWidth
         self.pictureHeight = pictureHeight
         self.scale = scale ?? Double(pictureWidth) / max(region.width, 1)
+    }
+
+    /// Whether the pass looks straight at a face with this box: every pass but a crop made around
+    /// another face (the box's centre outside the crop's target).
+    package func looksStraight(at box: Rect) -> Bool {
+        guard let target else { return true }
+        let c = box.center
+        return c.x >= target.x && c.x <= target.maxX && c.y >= target.y && c.y <= target.maxY
     }
 
     /// The row source of the faces this pass finds.
@@ -59,8 +70,10 @@ extension ScheduledPass {
         let pictureSide = min(Double(geometry.cropSide), longer)
         let pictureWidth = max(32, Int((pictureSide * w / longer / 32).rounded()) * 32)
         let pictureHeight = max(32, Int((pictureSide * h / longer / 32).rounded()) * 32)
-        return ScheduledPass(kind: .crop(serial: serial), region: Rect(x: x, y: y, width: w, height: h),
-                             pictureWidth: pictureWidth, pictureHeight: pictureHeight)
+        var pass = ScheduledPass(kind: .crop(serial: serial), region: Rect(x: x, y: y, width: w, height: h),
+                                 pictureWidth: pictureWidth, pictureHeight: pictureHeight)
+        pass.target = box
+        return pass
     }
 }
 

@@ -5,7 +5,7 @@ import FaceCore
 /// States, as in SORT/ByteTrack: *tentative* (`id == nil`) until `minHits` detector runs in a
 /// row matched it, then *confirmed* (an ID); a confirmed track that misses runs is *lost* while
 /// `stepsSinceUpdate <= maxAge`, and is removed after that. A tentative track that misses a run
-/// is removed at once.
+/// is removed at once; one that only crops made around other faces find stays tentative.
 final class Track {
     /// Creation order, used to keep every loop deterministic; also the row's `trackSerial`.
     let serial: Int
@@ -25,6 +25,9 @@ final class Track {
     var missedRuns = 0
     /// Detector runs in a row that matched this track.
     var hitStreak = 1
+    /// Whether a pass that looked straight at the face found it (`directLookThreshold`): a tentative
+    /// track is confirmed only then.
+    var seenDirectly = false
     /// Rows reported so far (detected and predicted).
     var reportedFrames = 0
     /// The row to report on the current frame, set while associating.

@@ -20,8 +20,9 @@ import FaceCore
 ///   `birthThreshold` are reported in no track (`trackSerial == 0`): they count as faces (to hide
 ///   them, say) but start nothing. With `holdsMasks` and a `maskThreshold`, so are detections
 ///   below `highThreshold` but at or above `maskThreshold` that continue no track (masks only).
-/// - A track gets its ID after `minHits` detector runs in a row; IDs count 1, 2, 3… in order of
-///   confirmation and are never reused.
+/// - A track gets its ID after `minHits` detector runs in a row, once a pass that looked straight
+///   at it found it (`directLookThreshold`); IDs count 1, 2, 3… in order of confirmation and are
+///   never reused.
 ///
 /// Detections with a non-finite or empty box, coordinates beyond ±1,000,000 pixels or a
 /// non-finite confidence are dropped and counted in `droppedDetectionCount`; landmarks that are
@@ -100,12 +101,12 @@ public final class Tracker: FaceTracker {
         return rows
     }
 
-    /// At the end of the input: confirms the tentative tracks that were never missed (the video
-    /// ended before they could reach `minHits`; a one-frame input has only such tracks) and returns
-    /// their serials and new IDs.
+    /// At the end of the input: confirms the tentative tracks that were never missed and were seen
+    /// directly (the video ended before they could reach `minHits`; a one-frame input has only such
+    /// tracks) and returns their serials and new IDs.
     package func confirmAtEnd() -> [(serial: Int, id: Int)] {
         var confirmed: [(serial: Int, id: Int)] = []
-        for track in tracks where track.id == nil && track.missedRuns == 0 {
+        for track in tracks where track.id == nil && track.missedRuns == 0 && track.seenDirectly {
             confirm(track)
             confirmed.append((track.serial, track.id!))
         }
@@ -183,7 +184,7 @@ public final class Tracker: FaceTracker {
         for (i, track) in tracks.enumerated() {
             if trackMatched[i] {
                 track.hitStreak += 1
-                if track.id == nil, track.hitStreak >= configuration.minHits { confirm(track) }
+                if track.id == nil, track.hitStreak >= configuration.minHits, track.seenDirectly { confirm(track) }
             } else if let coverage, !coverage(track.predictedBox) {
                 // Not looked at: nothing learnt, the track coasts.
                 if holds(track) || track.missedRuns <= configuration.reportMissedFrames {
@@ -205,7 +206,8 @@ public final class Tracker: FaceTracker {
             }
             let track = Track(serial: nextSerial, observation: observation)
             nextSerial += 1
-            if configuration.minHits <= 1 { confirm(track) }
+            track.seenDirectly = isDirect(observation)
+            if configuration.minHits <= 1, track.seenDirectly { confirm(track) }
             track.pending = (observation, observation.source)
             tracks.append(track)
         }
@@ -247,9 +249,15 @@ public final class Tracker: FaceTracker {
             let observation = detections[m.detection]
             trackMatched[index] = true
             detectionMatched[m.detection] = true
+            if !track.seenDirectly { track.seenDirectly = isDirect(observation) }
             track.update(with: observation)
             track.pending = (observation, observation.source)
         }
+    }
+
+    /// Whether a pass that looked straight at the face found it confidently enough to confirm a track.
+    private func isDirect(_ observation: FaceObservation) -> Bool {
+        (observation.directConfidence ?? observation.confidence) >= configuration.directLookThreshold
     }
 
     /// Whether a detection below `highThreshold` that continues no track is masked (`maskThreshold`).

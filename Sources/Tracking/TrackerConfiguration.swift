@@ -20,6 +20,10 @@ public struct TrackerConfiguration: Sendable, Equatable {
     /// An unmatched detection needs this confidence to start a track (`--track-threshold`); `nil`
     /// means `highThreshold`. Never below `highThreshold`.
     public var birthThreshold: Double?
+    /// A new track gets its ID only once a pass that looked straight at it (not a crop made around
+    /// another face: `FaceObservation.directConfidence`) found it at least this confident: half of
+    /// `birthThreshold` (docs/scheduling.md, "Faces only a neighbour's crop sees").
+    public var directLookThreshold: Double { (birthThreshold ?? highThreshold) / 2 }
     /// Minimum IoU between a track's predicted box and a detection for the first pass.
     public var iouThreshold: Double
     /// Minimum IoU for the second (low-score) pass, stricter because low scores are noisier.

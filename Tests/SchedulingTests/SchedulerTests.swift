@@ -382,6 +382,39 @@ final class SchedulerTests: XCTestCase {
         XCTAssertEqual(merged[0].leftEye?.y ?? 0, 455 + 55 * 150.0 / 128, accuracy: 1e-9)
     }
 
+    func testACropLooksStraightOnlyAtTheFaceItWasMadeFor() throws {
+        // A crop made around a 60 px face at (400, 300) also holds a neighbour beside it: the crop
+        // looks straight at its own face, not at the neighbour. A whole-frame pass that finds the
+        // neighbour weakly lends it its look; the crop's stronger box is still the one kept.
+        let geometry = DetectionGeometry(baseLongSide: 640, cropSide: 96, tileWidth: 640, tileHeight: 416, reliableFaceSize: 24)
+        let target = Rect(x: 370, y: 270, width: 60, height: 60)
+        let crop = ScheduledPass.crop(around: target, serial: 1, frameWidth: 640, frameHeight: 360, geometry: geometry)
+        XCTAssertEqual(crop.target, target)
+        let s = Double(crop.pictureWidth) / crop.region.width
+        func inCrop(_ box: Rect, _ confidence: Double) -> FaceObservation {
+            FaceObservation(bounds: Rect(x: (box.x - crop.region.x) * s, y: (box.y - crop.region.y) * s,
+                                         width: box.width * s, height: box.height * s), confidence: confidence)
+        }
+        let own = Rect(x: 372, y: 268, width: 58, height: 62), neighbour = Rect(x: 335, y: 320, width: 28, height: 28)
+        var merger = DetectionMerger(width: 640, height: 360)
+        merger.add([inCrop(own, 0.9), inCrop(neighbour, 0.55)], from: crop)
+        var alone = merger
+        let whole = ScheduledPass(kind: .full, region: Rect(x: 0, y: 0, width: 640, height: 360), pictureWidth: 640, pictureHeight: 360)
+        merger.add([FaceObservation(bounds: Rect(x: 336, y: 321, width: 27, height: 27), confidence: 0.3)], from: whole)
+
+        let byCropAlone = alone.merged()
+        XCTAssertEqual(byCropAlone.map(\.confidence), [0.9, 0.55])
+        XCTAssertEqual(byCropAlone[0].directConfidence, 0.9)
+        XCTAssertEqual(byCropAlone[1].directConfidence, 0, "a neighbour in another face's crop")
+        let merged = merger.merged()
+        XCTAssertEqual(merged.map(\.confidence), [0.9, 0.55])
+        XCTAssertEqual(merged[1].source, .refined)
+        XCTAssertEqual(merged[1].directConfidence, 0.3, "the whole-frame pass's look, folded into the kept box")
+        alone = DetectionMerger(width: 640, height: 360)
+        alone.add([FaceObservation(bounds: neighbour, confidence: 0.6)], from: whole)
+        XCTAssertEqual(try XCTUnwrap(alone.merged().first).directConfidence, 0.6)
+    }
+
     func testMergerKeepsOneBoxWhenOneLiesInsideTheOther() {
         // A tile narrower than a large face finds its eyes and forehead: little overlap (IoU 0.25)
         // but the part lies inside the whole face, so it is the same face; two faces side by side

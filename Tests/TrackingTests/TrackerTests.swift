@@ -130,6 +130,35 @@ final class TrackerTests: XCTestCase {
         XCTAssertEqual(tracker.confirmedTrackCount, 1)
     }
 
+    func testAFaceOnlyANeighboursCropFindsGetsNoIDUntilALookStraightAtItFindsIt() {
+        // The pipeline's tracker: reports from 0.2, starts tracks from 0.5, so a direct look needs 0.25.
+        var configuration = TrackerConfiguration()
+        configuration.highThreshold = 0.2
+        configuration.birthThreshold = 0.5
+        XCTAssertEqual(configuration.directLookThreshold, 0.25)
+        // p26's sofa cushion, in short: the crop around the real face finds it at 0.5 to 0.6 every
+        // frame, its own crop at 0.19 at best (frame 12), and at 0.3 on frame 20.
+        func cushion(_ i: Int) -> FaceObservation {
+            var observation = face(300, 200, size: 28, confidence: 0.55)
+            observation.directConfidence = i == 12 ? 0.19 : i == 20 ? 0.3 : 0
+            return observation
+        }
+        let tracker = Tracker(configuration: configuration)
+        let rows = feed(tracker, (0..<30).map { i in [face(100, 100), cushion(i)] })
+        for i in 0..<20 {
+            XCTAssertEqual(row(near: 300, 200, in: rows[i])?.trackID, nil, "frame \(i): tentative, reported without an ID")
+        }
+        XCTAssertEqual(row(near: 300, 200, in: rows[20])?.trackID, 2, "the direct look at 0.3 confirms it")
+        XCTAssertEqual(row(near: 100, 100, in: rows[2])?.trackID, 1, "a face seen directly is confirmed after minHits as before")
+
+        // Never seen directly: no ID, not even at the end of the input.
+        let neighbourOnly = Tracker(configuration: configuration)
+        let neighbourRows = feed(neighbourOnly, (0..<10).map { i in [face(100, 100), cushion(i)] })
+        XCTAssertTrue(neighbourRows.allSatisfy { row(near: 300, 200, in: $0)?.trackID == nil })
+        XCTAssertEqual(neighbourOnly.confirmAtEnd().count, 0)
+        XCTAssertEqual(neighbourOnly.confirmedTrackCount, 1)
+    }
+
     func testDetectionEveryFifthFrameKeepsOneIDWithPredictedRowsBetween() throws {
         let tracker = Tracker()
         let frames: [[FaceObservation]?] = (0..<60).map { i in
