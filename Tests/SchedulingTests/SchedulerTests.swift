@@ -399,7 +399,8 @@ final class SchedulerTests: XCTestCase {
         var merger = DetectionMerger(width: 640, height: 360)
         merger.add([inCrop(own, 0.9), inCrop(neighbour, 0.55)], from: crop)
         var alone = merger
-        let whole = ScheduledPass(kind: .full, region: Rect(x: 0, y: 0, width: 640, height: 360), pictureWidth: 640, pictureHeight: 360)
+        let whole = ScheduledPass(kind: .full, region: Rect(x: 0, y: 0, width: 640, height: 360), pictureWidth: 640,
+                                  pictureHeight: 360)
         merger.add([FaceObservation(bounds: Rect(x: 336, y: 321, width: 27, height: 27), confidence: 0.3)], from: whole)
 
         let byCropAlone = alone.merged()
