@@ -23,7 +23,9 @@ package struct TrackNames: Sendable {
     /// from the track's start: the tracker followed one face, and the rows before it are still in
     /// the window when the gallery has its second sample. The track carries its current identity
     /// from `identitySince` (a split: the first sample of the new face); a new name after a split
-    /// holds from there, any other change from `time`.
+    /// holds from there, any other change from `time`. A name is taken away only by evidence against
+    /// it: a doubt, a split, or a match with someone else; a gallery that merely no longer matches
+    /// (`match` nil) keeps it.
     package mutating func update(match: Match?, doubtSince: Double?, identitySince: Double? = nil, time: Double) {
         let split = (identitySince ?? -.infinity) > self.identitySince ? identitySince : nil
         if let identitySince { self.identitySince = max(self.identitySince, identitySince) }
@@ -34,6 +36,11 @@ package struct TrackNames: Sendable {
         if entries.isEmpty {
             guard let match else { return }
             entries = [(-Double.infinity, match)]
+        } else if match == nil, split == nil, entries.last?.match != nil {
+            // No evidence against the name: the new samples agreed with the gallery (else a doubt),
+            // so the gallery merely moved, by a sample or by a continuation's merged samples, to
+            // just beyond the threshold or the margin. One sample does not unname a face.
+            return
         } else if match?.name != entries.last?.match?.name {
             append(since: min(split ?? time, time), match)
         } else if let match {
