@@ -4,6 +4,9 @@
   identity_crowd.py build --corpus DIR --out WORK --facetrack BIN [--half report|tune] [--seeds 1,2,3]
   identity_crowd.py run   --corpus DIR --out WORK --facetrack BIN [--half ...] [--seeds ...] [--label NAME]
       [--people N] [--appearances N] [--drift PX] [--name NAME]   (denser crowds: 14 people, 28, 700)
+  identity_crowd.py known --corpus DIR --out WORK --facetrack BIN --photos KNOWN [--half ...] [--seeds ...] [--label NAME] [...]
+      each crowd with --known KNOWN (one PERSON.png each, e.g. identity_corpus.py known's WORK/HALF/known):
+      known people's faces named right, named as someone else or unnamed; strangers' faces named
 
 The issue's street crowd (people walking toward the camera, ID switches 2 without re-identification,
 19 with it) is not in the corpus, and samples/crowd-hd.mp4 moves stills. Here each crowd is a
@@ -273,9 +276,65 @@ def run(args):
     print("re-identification adds ID switches in %d of %d crowds%s" % (len(worse), len(rows), (": " + " ".join(worse)) if worse else ""))
 
 
+def iou(a, b):
+    ix = max(0.0, min(a[0] + a[2], b[0] + b[2]) - max(a[0], b[0]))
+    iy = max(0.0, min(a[1] + a[3], b[1] + b[3]) - max(a[1], b[1]))
+    inter = ix * iy
+    return inter / (a[2] * a[3] + b[2] * b[3] - inter) if inter > 0 else 0.0
+
+
+def known(args):
+    """--known in a crowd, where tracks cross and cover each other: each written face is matched to
+    the truth face of its frame it overlaps most (IoU 0.5 or more; `ignore` faces are not counted)."""
+    if not args.photos or not os.path.isdir(args.photos):
+        sys.exit("identity_crowd: known needs --photos DIR, a folder of PERSON.png stills")
+    people = {os.path.splitext(f)[0] for f in os.listdir(args.photos) if f.endswith(".png")}
+    total = {"known": 0, "right": 0, "wrong": 0, "stranger": 0, "stranger named": 0}
+    print("%s --known on crowds of the %s half (%d people known):" % (args.label, args.half, len(people)))
+    print("| crowd | known people's faces | named right | named as someone else | strangers' faces | named |")
+    print("|---|---|---|---|---|---|")
+    for seed in seeds(args):
+        video, truth_path = build_one(args, seed)
+        name = "%s-%d" % (args.name, seed)
+        out = os.path.join(args.out, "crowd", args.half, "out", args.label, "known", name + ".csv")
+        os.makedirs(os.path.dirname(out), exist_ok=True)
+        if not os.path.exists(out) or args.force:
+            subprocess.run([args.facetrack, "process", video, "--csv", out, "--quiet", "--known", args.photos], check=True)
+        truth = {}
+        with open(truth_path) as f:
+            for r in csvfile.DictReader(f):
+                if r["x"]:
+                    box = tuple(float(r[k]) for k in ("x", "y", "width", "height"))
+                    # track_id is the person's number; ignore rows carry 1000 + it
+                    person = "p%02d" % (int(r["track_id"]) % 1000)
+                    truth.setdefault(int(r["frame"]), []).append((r["source"] == "ignore", person, box))
+        c = dict.fromkeys(total, 0)
+        with open(out) as f:
+            for r in csvfile.DictReader(f):
+                if not r["x"]:
+                    continue
+                box = tuple(float(r[k]) for k in ("x", "y", "width", "height"))
+                faces = truth.get(int(r["frame"]), [])
+                best = max(faces, key=lambda t: iou(box, t[2]), default=None)
+                if best is None or iou(box, best[2]) < 0.5 or best[0]:
+                    continue
+                if best[1] in people:
+                    c["known"] += 1
+                    c["right"] += r["person"] == best[1]
+                    c["wrong"] += bool(r["person"]) and r["person"] != best[1]
+                else:
+                    c["stranger"] += 1
+                    c["stranger named"] += bool(r["person"])
+        print("| %s | %d | %d | %d | %d | %d |" % (name, c["known"], c["right"], c["wrong"], c["stranger"], c["stranger named"]))
+        for k in total:
+            total[k] += c[k]
+    print("| all | %d | %d (%.3f) | %d | %d | %d |" % (total["known"], total["right"], total["right"] / max(1, total["known"]),
+                                                     total["wrong"], total["stranger"], total["stranger named"]))
+
+
 def main():
     p = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    p.add_argument("command", choices=["build", "run"])
+    p.add_argument("command", choices=["build", "run", "known"])
     p.add_argument("--corpus", required=True)
     p.add_argument("--out", required=True)
     p.add_argument("--facetrack", required=True)
@@ -286,11 +345,12 @@ def main():
     p.add_argument("--appearances", type=int, default=18, help="appearances planned per crowd (default 18)")
     p.add_argument("--drift", type=float, default=250, help="largest sideways walk, pixels (default 250)")
     p.add_argument("--name", default="crowd", help="the crowds' file names (default crowd: crowd-SEED)")
-    p.add_argument("--force", action="store_true", help="build: build the crowds again; run: process them again")
+    p.add_argument("--force", action="store_true", help="build: build the crowds again; run, known: process them again")
+    p.add_argument("--photos", help="known: the folder of known stills (PERSON.png)")
     args = p.parse_args()
     if not os.access(args.facetrack, os.X_OK):
         sys.exit("identity_crowd: %s: not an executable facetrack binary" % args.facetrack)
-    {"build": build, "run": run}[args.command](args)
+    {"build": build, "run": run, "known": known}[args.command](args)
 
 
 if __name__ == "__main__":
