@@ -371,7 +371,7 @@ final class IdentityLogicTests: XCTestCase {
     }
 
     /// A named track whose gallery no longer matches, with no far sample to doubt it, keeps its
-    /// name: in the fresh sequences a continued track took over an earlier shot's sharper samples
+    /// name: in the fresh sequences a continued track took over an earlier shot's higher-ranked samples
     /// and its centroid moved from 0.44 to 0.452 of the known still, and main unnamed its rows
     /// (p34 in xlong-204: 36 frames). A doubt, a split or someone else's match still take it away.
     func testANameIsTakenAwayOnlyByEvidenceAgainstIt() {
